@@ -1,0 +1,89 @@
+import type { ContextFragment } from "../core/fragment.js";
+
+/**
+ * Merges fragments of the same file whose line ranges overlap or touch into one
+ * fragment covering both, with the higher score; fragments of other kinds pass
+ * through. Duplicates (same id) keep the best-scored copy.
+ */
+export function mergeFragments(
+  fragments: readonly ContextFragment[],
+  countTokens: (text: string) => number,
+): ContextFragment[] {
+  const byId = new Map<string, ContextFragment>();
+  for (const fragment of fragments) {
+    const seen = byId.get(fragment.id);
+    if (!seen || fragment.score > seen.score) byId.set(fragment.id, fragment);
+  }
+  const groups = new Map<string, ContextFragment[]>();
+  const others: ContextFragment[] = [];
+  for (const fragment of byId.values()) {
+    if (fragment.source.kind !== "file") {
+      others.push(fragment);
+      continue;
+    }
+    const key = `${fragment.source.resourceId}:${fragment.source.path}`;
+    const group = groups.get(key);
+    if (group) group.push(fragment);
+    else groups.set(key, [fragment]);
+  }
+  const merged: ContextFragment[] = [...others];
+  for (const group of groups.values()) {
+    group.sort(
+      (a, b) => lineOf(a, "start") - lineOf(b, "start") || lineOf(a, "end") - lineOf(b, "end"),
+    );
+    let current = group[0] as ContextFragment;
+    const flush = (fragment: ContextFragment, combined: boolean) => {
+      merged.push(combined ? { ...fragment, tokens: countTokens(fragment.content) } : fragment);
+    };
+    let combined = false;
+    for (const next of group.slice(1)) {
+      if (lineOf(next, "start") <= lineOf(current, "end") + 1) {
+        current = combine(current, next);
+        combined = true;
+      } else {
+        flush(current, combined);
+        current = next;
+        combined = false;
+      }
+    }
+    flush(current, combined);
+  }
+  return merged;
+}
+
+/** Orders by relevance, then path, then line: the order fragments are shown in. */
+export function compareForOutput(a: ContextFragment, b: ContextFragment): number {
+  if (a.score !== b.score) return b.score - a.score;
+  const pathA = a.source.kind === "file" ? a.source.path : a.id;
+  const pathB = b.source.kind === "file" ? b.source.path : b.id;
+  if (pathA !== pathB) return pathA < pathB ? -1 : 1;
+  return lineOf(a, "start") - lineOf(b, "start") || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
+function lineOf(fragment: ContextFragment, which: "start" | "end"): number {
+  if (fragment.source.kind !== "file") return 0;
+  return which === "start" ? fragment.source.startLine : fragment.source.endLine;
+}
+
+/** `b` starts inside or right after `a`: keep a's lines and append b's lines past a's end. */
+function combine(a: ContextFragment, b: ContextFragment): ContextFragment {
+  if (a.source.kind !== "file" || b.source.kind !== "file") return a;
+  const endA = a.source.endLine;
+  const endB = b.source.endLine;
+  let content = a.content;
+  if (endB > endA) {
+    const extra = b.content.split("\n").slice(endA - b.source.startLine + 1);
+    content = `${a.content}\n${extra.join("\n")}`;
+  }
+  const best = b.score > a.score ? b : a;
+  const endLine = Math.max(endA, endB);
+  const { resourceId, path } = a.source;
+  return {
+    ...best,
+    id: `${resourceId}:${path}#L${a.source.startLine}-L${endLine}`,
+    source: { ...a.source, endLine },
+    content,
+    nodeId: [a.nodeId, b.nodeId].sort()[0] ?? a.nodeId,
+    chunkIds: [...new Set([...a.chunkIds, ...b.chunkIds])],
+  };
+}

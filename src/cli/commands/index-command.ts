@@ -1,0 +1,42 @@
+import { existsSync } from "node:fs";
+import type { Command } from "commander";
+import { PathNotFoundError } from "../../core/errors.js";
+import { ContextEngine } from "../../engine/context-engine.js";
+import { formatIndexReport } from "../format.js";
+import { indexProgressReporter } from "../progress.js";
+
+export function registerIndexCommand(
+  program: Command,
+  run: (action: () => Promise<number>) => Promise<void>,
+): void {
+  program
+    .command("index")
+    .description(
+      "index folders or git checkouts (default: the roots already indexed, or this project)",
+    )
+    .argument("[paths...]", "folders to index")
+    .option("--db <file>", "index file (default: .ctx/index.db in the project)")
+    .option("--json", "print the report as JSON")
+    .action((paths: string[], options: { db?: string; json?: boolean }) =>
+      run(async () => {
+        const missing = paths.find((path) => !existsSync(path));
+        if (missing !== undefined) throw new PathNotFoundError(missing, "folder to index");
+        const engine = ContextEngine.open({
+          start: paths[0] ?? ".",
+          ...(options.db ? { db: options.db } : {}),
+        });
+        const progress = indexProgressReporter(!options.json);
+        try {
+          const report = await engine.index(paths, progress.onProgress);
+          progress.stop();
+          if (options.json)
+            process.stdout.write(`${JSON.stringify({ ...report, indexPath: engine.indexPath })}\n`);
+          else process.stdout.write(`${formatIndexReport(report, engine.indexPath)}\n`);
+          return 0;
+        } finally {
+          progress.stop();
+          await engine.close();
+        }
+      }),
+    );
+}

@@ -1,0 +1,54 @@
+import { type Command, Option } from "commander";
+import { OUTPUT_FORMATS, type OutputFormat } from "../../assemble/renderers.js";
+import { ContextEngine } from "../../engine/context-engine.js";
+import { ensureIndex } from "../ensure-index.js";
+import { collect, positiveInteger } from "../parse-options.js";
+
+interface QueryFlags {
+  budget?: number;
+  format?: OutputFormat;
+  path?: string[];
+  refresh: boolean;
+  db?: string;
+}
+
+export function registerQueryCommand(
+  program: Command,
+  run: (action: () => Promise<number>) => Promise<void>,
+): void {
+  program
+    .command("query")
+    .description("assemble the context for a task within a token budget (indexes first if needed)")
+    .argument("<task...>", "the task or question")
+    .option(
+      "-b, --budget <tokens>",
+      "token budget for the whole output (default 8000)",
+      positiveInteger,
+    )
+    .addOption(
+      new Option("-f, --format <format>", "output format (default markdown)").choices(
+        OUTPUT_FORMATS,
+      ),
+    )
+    .option("-p, --path <path>", "only use files under this path (repeatable)", collect)
+    .option("--no-refresh", "answer from the index as it is, without re-indexing changed files")
+    .option("--db <file>", "index file (default: .ctx/index.db in the project)")
+    .action((words: string[], flags: QueryFlags) =>
+      run(async () => {
+        const engine = ContextEngine.open({ ...(flags.db ? { db: flags.db } : {}) });
+        try {
+          await ensureIndex(engine, flags.refresh);
+          const result = await engine.query({
+            task: words.join(" "),
+            budget: flags.budget ?? engine.config.query.budget,
+            ...(flags.format ? { format: flags.format } : {}),
+            ...(flags.path ? { paths: flags.path } : {}),
+          });
+          process.stdout.write(result.output);
+          return 0;
+        } finally {
+          await engine.close();
+        }
+      }),
+    );
+}

@@ -1,0 +1,81 @@
+import type { Command } from "commander";
+import type { TextHit } from "../../core/text-backend.js";
+import { ContextEngine } from "../../engine/context-engine.js";
+import { queryTerms } from "../../text/code-tokenizer.js";
+import { ensureIndex } from "../ensure-index.js";
+import { collect, positiveInteger } from "../parse-options.js";
+
+interface SearchFlags {
+  limit: number;
+  json?: boolean;
+  path?: string[];
+  refresh: boolean;
+  db?: string;
+}
+
+export function registerSearchCommand(
+  program: Command,
+  run: (action: () => Promise<number>) => Promise<void>,
+): void {
+  program
+    .command("search")
+    .description("rank indexed chunks by keyword relevance (BM25)")
+    .argument("<query...>", "words or identifiers to look for")
+    .option("-n, --limit <count>", "how many results", positiveInteger, 10)
+    .option("--json", "print results as JSON")
+    .option("-p, --path <path>", "only search files under this path (repeatable)", collect)
+    .option("--no-refresh", "search the index as it is, without re-indexing changed files")
+    .option("--db <file>", "index file (default: .ctx/index.db in the project)")
+    .action((words: string[], flags: SearchFlags) =>
+      run(async () => {
+        const engine = ContextEngine.open({ ...(flags.db ? { db: flags.db } : {}) });
+        try {
+          await ensureIndex(engine, flags.refresh);
+          const query = words.join(" ");
+          const hits = await engine.search(query, flags.limit, flags.path);
+          const terms = queryTerms(query);
+          const results = hits.map((hit) => toResult(hit, terms));
+          if (flags.json) {
+            process.stdout.write(`${JSON.stringify({ query, results })}\n`);
+          } else if (results.length === 0) {
+            process.stdout.write(`No chunks match "${query}".\n`);
+          } else {
+            for (const [rank, result] of results.entries()) {
+              const symbol = result.symbol ? ` ${result.kind} ${result.symbol}` : ` ${result.kind}`;
+              process.stdout.write(
+                `${rank + 1}. ${result.path}:${result.startLine}-${result.endLine}${symbol} (score ${result.score})\n   ${result.snippet}\n`,
+              );
+            }
+          }
+          return 0;
+        } finally {
+          await engine.close();
+        }
+      }),
+    );
+}
+
+function toResult(hit: TextHit, terms: readonly string[]) {
+  const { chunk } = hit;
+  return {
+    id: `${chunk.resourceId}:${chunk.path}#L${chunk.startLine}-L${chunk.endLine}`,
+    path: chunk.path,
+    startLine: chunk.startLine,
+    endLine: chunk.endLine,
+    score: Math.round(hit.score * 1000) / 1000,
+    kind: chunk.kind,
+    symbol: chunk.symbol,
+    snippet: snippetOf(chunk.content, terms),
+  };
+}
+
+/** The first line that mentions a query term (else the first non-blank line), trimmed. */
+function snippetOf(content: string, terms: readonly string[]): string {
+  const lines = content.split("\n");
+  const hit = lines.find((line) => {
+    const lower = line.toLowerCase();
+    return terms.some((term) => lower.includes(term));
+  });
+  const line = (hit ?? lines.find((candidate) => candidate.trim().length > 0) ?? "").trim();
+  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
+}

@@ -1,0 +1,51 @@
+import type { Command } from "commander";
+import { ContextEngine } from "../../engine/context-engine.js";
+import { formatBytes, formatSkipped } from "../format.js";
+
+export function registerStatusCommand(
+  program: Command,
+  run: (action: () => Promise<number>) => Promise<void>,
+): void {
+  program
+    .command("status")
+    .description("show what the index covers: roots, files, chunks, skipped files by reason")
+    .option("--json", "print the status as JSON")
+    .option("--db <file>", "index file (default: .ctx/index.db in the project)")
+    .action((flags: { json?: boolean; db?: string }) =>
+      run(async () => {
+        const engine = ContextEngine.open({ create: false, ...(flags.db ? { db: flags.db } : {}) });
+        try {
+          const status = await engine.status();
+          if (flags.json) {
+            process.stdout.write(`${JSON.stringify(status)}\n`);
+            return 0;
+          }
+          const { store } = status;
+          const lines = [
+            `Project: ${status.root}`,
+            `Index: ${status.indexPath} (${formatBytes(status.indexBytes)}, schema v${store.schemaVersion})`,
+            `Files: ${store.documents} (${formatBytes(store.bytes)}) · chunks: ${store.chunks}`,
+            `Languages: ${
+              Object.entries(store.languages)
+                .map(([language, count]) => `${language} ${count}`)
+                .join(", ") || "none"
+            }`,
+            `Token counter: ${status.tokenCounter}`,
+            `Config: ${status.configFiles.length > 0 ? status.configFiles.join(", ") : "defaults (no ctx.toml)"}`,
+            "Roots:",
+          ];
+          for (const resource of status.resources) {
+            lines.push(
+              `  ${resource.root} (${resource.kind}) · last indexed ${resource.lastIndexedAt ?? "never"}`,
+            );
+            lines.push(`    skipped: ${formatSkipped(resource.skipped)}`);
+          }
+          if (status.resources.length === 0) lines.push("  none: run `ctx index <path>`");
+          process.stdout.write(`${lines.join("\n")}\n`);
+          return 0;
+        } finally {
+          await engine.close();
+        }
+      }),
+    );
+}

@@ -1,0 +1,27 @@
+import type { ContextEngine } from "../engine/context-engine.js";
+import { formatIndexReport } from "./format.js";
+import { indexProgressReporter } from "./progress.js";
+
+/**
+ * Makes the index ready for a query: builds it when the project has none yet,
+ * otherwise refreshes the files that changed under the roots it covers (unless
+ * the user said --no-refresh). Reports go to stderr; stdout stays the answer.
+ */
+export async function ensureIndex(engine: ContextEngine, refresh: boolean): Promise<void> {
+  const resources = await engine.store.listResources();
+  if (resources.length > 0 && !refresh) return;
+  const progress = indexProgressReporter(true);
+  try {
+    const report = await engine.index(undefined, progress.onProgress);
+    progress.stop();
+    if (resources.length === 0) {
+      process.stderr.write(`${formatIndexReport(report, engine.indexPath)}\n`);
+    } else if (report.added + report.changed + report.removed > 0) {
+      process.stderr.write(
+        `Refreshed: ${report.added} added, ${report.changed} changed, ${report.removed} removed\n`,
+      );
+    }
+  } finally {
+    progress.stop();
+  }
+}

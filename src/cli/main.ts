@@ -1,0 +1,61 @@
+#!/usr/bin/env node
+import { Command, CommanderError } from "commander";
+import { CtxError, describeError, UsageError } from "../core/errors.js";
+import { registerEvalCommand } from "./commands/eval-command.js";
+import { registerIndexCommand } from "./commands/index-command.js";
+import { registerQueryCommand } from "./commands/query-command.js";
+import { registerSearchCommand } from "./commands/search-command.js";
+import { registerStatusCommand } from "./commands/status-command.js";
+import { VERSION } from "./version.js";
+
+/** Runs the CLI and returns its exit code: 0 ok, 1 failure, 2 bad usage. */
+export async function main(argv: readonly string[]): Promise<number> {
+  let exitCode = 0;
+  const run = async (action: () => Promise<number>): Promise<void> => {
+    try {
+      exitCode = await action();
+    } catch (error) {
+      process.stderr.write(`ctx: ${describeError(error)}\n`);
+      if (!(error instanceof CtxError) && process.env.CTX_DEBUG)
+        process.stderr.write(`${(error as Error).stack}\n`);
+      exitCode = error instanceof UsageError ? 2 : 1;
+    }
+  };
+  const program = new Command()
+    .name("ctx")
+    .description("Context Engine: the right context from a codebase, within a token budget")
+    .version(VERSION)
+    .showHelpAfterError("(run ctx --help for usage)")
+    .exitOverride()
+    .configureOutput({
+      writeErr: (text) => process.stderr.write(text.startsWith("error:") ? `ctx: ${text}` : text),
+    });
+  registerIndexCommand(program, run);
+  registerQueryCommand(program, run);
+  registerSearchCommand(program, run);
+  registerStatusCommand(program, run);
+  registerEvalCommand(program, run);
+  try {
+    await program.parseAsync(argv, { from: "node" });
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      const isInformational =
+        error.code === "commander.helpDisplayed" ||
+        error.code === "commander.version" ||
+        error.code === "commander.help";
+      return isInformational ? 0 : 2;
+    }
+    throw error;
+  }
+  return exitCode;
+}
+
+main(process.argv).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`ctx: ${describeError(error)}\n`);
+    process.exitCode = 1;
+  },
+);

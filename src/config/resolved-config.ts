@@ -1,0 +1,58 @@
+import type { OutputFormat } from "../assemble/renderers.js";
+import { DEFAULT_FIELD_WEIGHTS, type FieldWeights } from "../core/text-backend.js";
+import { type ChunkLimits, DEFAULT_CHUNK_LIMITS } from "../ingest/chunk/draft-builder.js";
+import { DEFAULT_LIMITS, type HydrationLimits } from "../ingest/hydrate/discover-files.js";
+import type { TokenCounterName } from "../tokens/create-counter.js";
+import type { ConfigFile } from "./schema.js";
+
+/** Every setting with its value, after files are merged and defaults applied. */
+export interface ResolvedConfig {
+  readonly hydration: HydrationLimits;
+  readonly chunking: ChunkLimits;
+  readonly tokens: { readonly counter: TokenCounterName; readonly safetyMargin: number };
+  /** null: pick by core count. */
+  readonly workers: number | null;
+  /** Relative to the project root unless absolute. */
+  readonly storePath: string;
+  readonly fieldWeights: FieldWeights;
+  readonly query: { readonly budget: number; readonly format: OutputFormat };
+  /** Config files that were read, lowest priority first. */
+  readonly sources: readonly string[];
+}
+
+export const DEFAULT_STORE_PATH = ".ctx/index.db";
+
+/** Applies defaults to merged config files (later files win key by key). */
+export function resolveConfig(
+  files: readonly { path: string; config: ConfigFile }[],
+): ResolvedConfig {
+  const merged: ConfigFile = {};
+  for (const { config } of files) {
+    for (const [section, values] of Object.entries(config)) {
+      const key = section as keyof ConfigFile;
+      merged[key] = { ...(merged[key] as object), ...(values as object) } as never;
+    }
+  }
+  const weights = merged.search?.weights ?? {};
+  return {
+    hydration: {
+      maxFileBytes: merged.hydration?.max_file_bytes ?? DEFAULT_LIMITS.maxFileBytes,
+      maxTotalBytes: merged.hydration?.max_total_bytes ?? DEFAULT_LIMITS.maxTotalBytes,
+      skipDirectories: merged.hydration?.skip_directories ?? DEFAULT_LIMITS.skipDirectories,
+    },
+    chunking: {
+      maxTokens: merged.chunking?.max_tokens ?? DEFAULT_CHUNK_LIMITS.maxTokens,
+      minTokens: merged.chunking?.min_tokens ?? DEFAULT_CHUNK_LIMITS.minTokens,
+      overlapLines: merged.chunking?.overlap_lines ?? DEFAULT_CHUNK_LIMITS.overlapLines,
+    },
+    tokens: {
+      counter: merged.tokens?.counter ?? "o200k",
+      safetyMargin: merged.tokens?.safety_margin ?? 0,
+    },
+    workers: merged.index?.workers ?? null,
+    storePath: merged.store?.path ?? DEFAULT_STORE_PATH,
+    fieldWeights: { ...DEFAULT_FIELD_WEIGHTS, ...weights },
+    query: { budget: merged.query?.budget ?? 8000, format: merged.query?.format ?? "markdown" },
+    sources: files.map((file) => file.path),
+  };
+}

@@ -1,0 +1,72 @@
+import { z } from "zod";
+import { OUTPUT_FORMATS } from "../assemble/renderers.js";
+import { TOKEN_COUNTERS } from "../tokens/create-counter.js";
+
+const positiveInt = z.number().int().positive();
+
+/** One config file (`ctx.toml` or the user's `config.toml`): every key optional, unknown keys refused. */
+export const configFileSchema = z.strictObject({
+  hydration: z
+    .strictObject({
+      /** Files larger than this many bytes are skipped (default 262144, 256 KB). */
+      max_file_bytes: positiveInt.optional(),
+      /** Stop taking files once this many bytes are indexed (default 1 GiB). */
+      max_total_bytes: positiveInt.optional(),
+      /** Folder names to skip in addition to the built-in list. */
+      skip_directories: z.array(z.string().min(1)).optional(),
+    })
+    .optional(),
+  chunking: z
+    .strictObject({
+      /** No chunk is longer than this many tokens (default 800). */
+      max_tokens: z.number().int().min(32).optional(),
+      /** Neighbouring chunks smaller than this are merged (default 48). */
+      min_tokens: z.number().int().min(0).optional(),
+      /** Lines repeated between line windows (default 3). */
+      overlap_lines: z.number().int().min(0).optional(),
+    })
+    .optional(),
+  tokens: z
+    .strictObject({
+      /** "o200k" (exact BPE, default) or "estimate" (fast). */
+      counter: z.enum(TOKEN_COUNTERS).optional(),
+      /** Share of every budget held back, 0 to 0.5, e.g. 0.1 when the reader is Claude. */
+      safety_margin: z.number().min(0).max(0.5).optional(),
+    })
+    .optional(),
+  index: z
+    .strictObject({
+      /** Worker threads for parsing and chunking; 0 keeps everything in one thread. */
+      workers: z.number().int().min(0).max(64).optional(),
+    })
+    .optional(),
+  store: z
+    .strictObject({
+      /** Index file, relative to the project root (default .ctx/index.db). */
+      path: z.string().min(1).optional(),
+    })
+    .optional(),
+  search: z
+    .strictObject({
+      /** BM25 weight of each field. */
+      weights: z
+        .strictObject({
+          path: z.number().min(0).optional(),
+          symbols: z.number().min(0).optional(),
+          context: z.number().min(0).optional(),
+          body: z.number().min(0).optional(),
+        })
+        .optional(),
+    })
+    .optional(),
+  query: z
+    .strictObject({
+      /** Default token budget of `ctx query` (default 8000). */
+      budget: positiveInt.optional(),
+      /** Default output format of `ctx query`. */
+      format: z.enum(OUTPUT_FORMATS).optional(),
+    })
+    .optional(),
+});
+
+export type ConfigFile = z.infer<typeof configFileSchema>;

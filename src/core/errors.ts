@@ -1,0 +1,79 @@
+/**
+ * Every error a user can meet carries a stable `code` and a message that names
+ * the thing that failed and what to do about it. The CLI prints `message` as one
+ * line and exits non-zero; the MCP layer will turn the same errors into results.
+ */
+export class CtxError extends Error {
+  readonly code: string;
+
+  constructor(code: string, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+    this.code = code;
+  }
+}
+
+/** A path the user gave does not exist or is not what the command needs. */
+export class PathNotFoundError extends CtxError {
+  constructor(path: string, what = "path") {
+    super("path_not_found", `${what} not found: ${path} (check the path and try again)`);
+  }
+}
+
+/** A flag or argument has a value the command cannot use. */
+export class UsageError extends CtxError {
+  constructor(message: string) {
+    super("usage", message);
+  }
+}
+
+/** A configuration file is malformed or has a value of the wrong kind. */
+export class ConfigError extends CtxError {
+  readonly file: string;
+
+  constructor(file: string, message: string, options?: { cause?: unknown }) {
+    super("config", `${file}: ${message}`, options);
+    this.file = file;
+  }
+}
+
+/** The index database cannot be opened or used as it is. */
+export class StoreError extends CtxError {
+  readonly location: string;
+
+  constructor(location: string, message: string, options?: { cause?: unknown }) {
+    super("store", `${location}: ${message}`, options);
+    this.location = location;
+  }
+}
+
+/** The index was written by a newer Context Engine than this one. */
+export class SchemaTooNewError extends StoreError {
+  constructor(location: string, found: number, supported: number) {
+    super(
+      location,
+      `index schema version ${found} is newer than this ctx supports (${supported}); upgrade ctx, or point --db at another file`,
+    );
+  }
+}
+
+/** No index exists where a command needs one. */
+export class IndexMissingError extends CtxError {
+  constructor(location: string) {
+    super("index_missing", `no index at ${location}: run \`ctx index <path>\` first`);
+  }
+}
+
+/** An evaluation folder is not in the BEIR layout `ctx eval` reads. */
+export class EvalDataError extends CtxError {
+  constructor(file: string, message: string) {
+    super("eval_data", `${file}: ${message}`);
+  }
+}
+
+/** Turns anything thrown into a one-line message fit for a terminal. */
+export function describeError(error: unknown): string {
+  if (error instanceof CtxError) return error.message;
+  if (error instanceof Error) return error.message.split("\n")[0] ?? error.name;
+  return String(error);
+}

@@ -1,0 +1,43 @@
+import type { ChunkKind } from "./types.js";
+
+/** Where a fragment's content comes from. */
+export type FragmentSource =
+  | {
+      readonly kind: "file";
+      readonly resourceId: string;
+      readonly path: string;
+      /** 1-based, inclusive. */
+      readonly startLine: number;
+      readonly endLine: number;
+      readonly language: string;
+    }
+  | { readonly kind: "commit"; readonly sha: string }
+  | { readonly kind: "decision"; readonly id: string };
+
+/** How much of a unit a fragment shows: all of it, its signature, or one line. */
+export type DetailDepth = "full" | "signature" | "outline";
+
+/** Hot is offered first (pinned files), warm is the working tree, cold is history. */
+export type Tier = "hot" | "warm" | "cold";
+
+/** A piece of context a strategy returns and the assembler packs. */
+export interface ContextFragment {
+  /** `resourceId:relPath#Lstart-Lend` for files; unique within one result. */
+  readonly id: string;
+  readonly source: FragmentSource;
+  readonly content: string;
+  /** Tokens of `content` by the engine's TokenCounter. */
+  readonly tokens: number;
+  /** Relevance, higher is better; comparable within one strategy's output. */
+  readonly score: number;
+  /** Name of the strategy that produced it. */
+  readonly strategy: string;
+  readonly tier: Tier;
+  /** Stable id of the graph node (file or symbol); ties on score order by it. */
+  readonly nodeId: string;
+  readonly detailDepth: DetailDepth;
+  readonly symbol: string;
+  readonly chunkKind: ChunkKind;
+  /** Ids of the stored chunks the fragment covers. */
+  readonly chunkIds: readonly number[];
+}

@@ -1,0 +1,93 @@
+import type { ContextFragment } from "./fragment.js";
+import type { TextBackend } from "./text-backend.js";
+
+/** What a strategy needs and how good it is believed to be. */
+export interface StrategyCapabilities {
+  /** Needs the full-text backend. */
+  readonly usesText: boolean;
+  /** Needs the vector backend. */
+  readonly usesVector: boolean;
+  /** Needs the code graph backend. */
+  readonly usesGraph: boolean;
+  /** Needs temporal (cold-tier) data such as git history. */
+  readonly usesTemporal: boolean;
+  /** Resource kinds it supports; empty means all. */
+  readonly resourceTypes: readonly string[];
+  /** Intrinsic quality, 0..1; the eval harness measures the real figure. */
+  readonly qualityScore: number;
+  readonly supportsDepthBreadth: boolean;
+  readonly supportsPlanHierarchy: boolean;
+  readonly supportsTemporal: boolean;
+}
+
+export const DEFAULT_CAPABILITIES: StrategyCapabilities = {
+  usesText: false,
+  usesVector: false,
+  usesGraph: false,
+  usesTemporal: false,
+  resourceTypes: [],
+  qualityScore: 0.5,
+  supportsDepthBreadth: false,
+  supportsPlanHierarchy: false,
+  supportsTemporal: false,
+};
+
+/** What an agent or user asks context for. */
+export interface ContextRequest {
+  /** The task or question, in the user's words. */
+  readonly task: string;
+  /** Token budget for the whole rendered context. */
+  readonly budget: number;
+  /** Restrict to these relative paths or path prefixes. */
+  readonly paths?: readonly string[];
+  /** Most fragments a strategy should return. */
+  readonly maxFragments?: number;
+}
+
+/** The share of the budget one strategy may fill. */
+export interface TokenBudget {
+  /** The request's whole budget. */
+  readonly total: number;
+  /** What this strategy is allotted. */
+  readonly allocated: number;
+}
+
+/** The open plan an agent works on, for plan-aware strategies. */
+export interface PlanContext {
+  readonly planId: string;
+  readonly parentIds: readonly string[];
+}
+
+/** The backends available to strategies for one request. */
+export interface Backends {
+  readonly text?: TextBackend;
+}
+
+/** A pluggable retrieval strategy (see design.md, "The strategy pipeline"). */
+export interface ContextStrategy {
+  readonly name: string;
+  readonly capabilities: StrategyCapabilities;
+  /** Confidence, 0..1, that this strategy can serve the request with these backends. */
+  canHandle(request: ContextRequest, backends: Backends): number;
+  /** Fragments ordered by relevance; their tokens sum to at most `budget.allocated`. */
+  assemble(
+    request: ContextRequest,
+    backends: Backends,
+    budget: TokenBudget,
+    plan?: PlanContext,
+    signal?: AbortSignal,
+  ): Promise<ContextFragment[]>;
+  explain(): string;
+}
+
+/** One strategy's output within a request, with what it cost. */
+export interface ContextStrategyResult {
+  readonly strategyName: string;
+  readonly fragments: readonly ContextFragment[];
+  /** Fragments found before budget and count limits. */
+  readonly totalFragments: number;
+  readonly tokensUsed: number;
+  readonly executionTimeMs: number;
+  readonly errors: readonly string[];
+  readonly stats: Readonly<Record<string, number | string>>;
+}

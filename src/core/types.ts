@@ -1,0 +1,141 @@
+/** Domain types shared by ingest, store, strategies and assembly. */
+
+/** A root the index covers: a plain folder or a git checkout. */
+export type ResourceKind = "folder" | "git";
+
+export interface Resource {
+  /** ULID, stable for the life of the index. */
+  readonly id: string;
+  /** Absolute, real path of the root. */
+  readonly root: string;
+  readonly kind: ResourceKind;
+  readonly addedAt: string;
+  readonly lastIndexedAt: string | null;
+  /** Skipped files of the last run, by reason. */
+  readonly skipped: SkipCounts;
+}
+
+/** Why a file was not indexed. Every skip is counted under one of these. */
+export type SkipReason =
+  | "too-large"
+  | "over-total-limit"
+  | "binary"
+  | "ignored"
+  | "unreadable"
+  | "outside-root";
+
+export const SKIP_REASONS: readonly SkipReason[] = [
+  "too-large",
+  "over-total-limit",
+  "binary",
+  "ignored",
+  "unreadable",
+  "outside-root",
+];
+
+export type SkipCounts = Record<SkipReason, number>;
+
+export function emptySkipCounts(): SkipCounts {
+  return {
+    "too-large": 0,
+    "over-total-limit": 0,
+    binary: 0,
+    ignored: 0,
+    unreadable: 0,
+    "outside-root": 0,
+  };
+}
+
+/** What chunking found a span of a document to be. */
+export type ChunkKind =
+  | "function"
+  | "method"
+  | "class"
+  | "interface"
+  | "type"
+  | "enum"
+  | "module"
+  | "namespace"
+  | "impl"
+  | "code"
+  | "section"
+  | "window"
+  | "unit";
+
+/** A chunk as the chunker produces it, before it is stored. */
+export interface ChunkDraft {
+  /** 1-based, inclusive. */
+  readonly startLine: number;
+  readonly endLine: number;
+  readonly kind: ChunkKind;
+  /** Name of the symbol or heading chain the chunk is about; "" when none. */
+  readonly symbol: string;
+  /** Index, in the same draft list, of the enclosing chunk (class for a method). */
+  readonly parent: number | null;
+  /** Exactly the document's lines startLine..endLine. */
+  readonly content: string;
+  /**
+   * Text that situates a continuation part (the signature of a split function,
+   * the heading chain of a split section); indexed with the chunk and shown
+   * before it, but not part of its line range.
+   */
+  readonly header: string;
+  /** Other symbols defined inside the chunk, for search. */
+  readonly defines: readonly string[];
+  readonly tokens: number;
+}
+
+/** A stored chunk, as search results and fragments see it. */
+export interface StoredChunk {
+  readonly id: number;
+  readonly documentId: number;
+  readonly resourceId: string;
+  readonly path: string;
+  readonly language: string;
+  readonly startLine: number;
+  readonly endLine: number;
+  readonly kind: ChunkKind;
+  readonly symbol: string;
+  readonly parentId: number | null;
+  readonly content: string;
+  readonly header: string;
+  readonly context: string | null;
+  readonly tokens: number;
+}
+
+/** A document the store knows, with what incremental indexing compares. */
+export interface DocumentState {
+  readonly id: number;
+  readonly path: string;
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly hash: string;
+}
+
+/** A document ready to be written with its chunks. */
+export interface DocumentDraft {
+  readonly resourceId: string;
+  readonly path: string;
+  readonly language: string;
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly hash: string;
+  readonly chunks: readonly ChunkDraft[];
+}
+
+/** Counts a run of `ctx index` reports. */
+export interface IndexReport {
+  readonly resources: readonly {
+    readonly id: string;
+    readonly root: string;
+    readonly kind: ResourceKind;
+  }[];
+  readonly added: number;
+  readonly changed: number;
+  readonly removed: number;
+  readonly unchanged: number;
+  readonly chunks: number;
+  readonly bytesRead: number;
+  readonly skipped: SkipCounts;
+  readonly elapsedMs: number;
+}

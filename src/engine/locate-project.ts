@@ -1,0 +1,39 @@
+import { existsSync, statSync } from "node:fs";
+import { dirname, isAbsolute, join, resolve } from "node:path";
+import { PROJECT_CONFIG_FILE } from "../config/load-config.js";
+import { PathNotFoundError } from "../core/errors.js";
+
+/**
+ * The project a command works on: the nearest folder at or above `start` that
+ * holds a `.ctx` folder or a `ctx.toml`; failing that, the nearest git checkout;
+ * failing that, `start` itself.
+ */
+export function findProjectRoot(start: string): string {
+  const from = resolve(start);
+  if (!existsSync(from)) throw new PathNotFoundError(start);
+  const base = statSync(from).isDirectory() ? from : dirname(from);
+  const ctxRoot = nearestAncestor(
+    base,
+    (dir) => existsSync(join(dir, ".ctx")) || existsSync(join(dir, PROJECT_CONFIG_FILE)),
+  );
+  if (ctxRoot) return ctxRoot;
+  return nearestAncestor(base, (dir) => existsSync(join(dir, ".git"))) ?? base;
+}
+
+/** The index file: `--db` as given (relative to the working folder), else the configured path under the root. */
+export function indexPathFor(
+  root: string,
+  configuredPath: string,
+  dbFlag: string | undefined,
+  cwd: string,
+): string {
+  if (dbFlag !== undefined) return resolve(cwd, dbFlag);
+  return isAbsolute(configuredPath) ? configuredPath : join(root, configuredPath);
+}
+
+function nearestAncestor(start: string, test: (dir: string) => boolean): string | null {
+  for (let dir = start; ; dir = dirname(dir)) {
+    if (test(dir)) return dir;
+    if (dirname(dir) === dir) return null;
+  }
+}

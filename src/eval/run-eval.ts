@@ -1,0 +1,147 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Store } from "../core/store.js";
+import type { ContextStrategy } from "../core/strategy.js";
+import type { TokenCounter } from "../core/token-counter.js";
+import { indexText } from "../text/code-tokenizer.js";
+import type { BeirDataset, CorpusUnit } from "./beir.js";
+import { mrrAtK, ndcgAtK, passAtK } from "./metrics.js";
+
+export interface EvalOptions {
+  readonly strategy: ContextStrategy;
+  /** Cut-offs for Pass@k and tokens per query; nDCG and MRR are always @10. */
+  readonly ks: readonly number[];
+  readonly counter: TokenCounter;
+  /** Opens an empty store at a file path; the harness deletes the file afterwards. */
+  readonly openStore: (file: string) => Store;
+  readonly onProgress?: (phase: "index" | "query", done: number, total: number) => void;
+}
+
+export interface EvalReport {
+  readonly dataset: string;
+  readonly strategy: string;
+  /** Queries that have relevance judgements (the others are not scored). */
+  readonly queries: number;
+  /** Percentages, 0..100, keyed by k. */
+  readonly passAtK: Readonly<Record<number, number>>;
+  readonly ndcgAt10: number;
+  readonly mrrAt10: number;
+  readonly queriesPerSecond: number;
+  /** Mean tokens of the top k units per query, keyed by k. */
+  readonly tokensPerQuery: Readonly<Record<number, number>>;
+  readonly units: number;
+  readonly indexSeconds: number;
+}
+
+/**
+ * Indexes a BEIR corpus (one unit per line, pre-chunked) into a temporary store,
+ * ranks it for every judged query with the strategy, and scores the rankings.
+ */
+export async function runEval(dataset: BeirDataset, options: EvalOptions): Promise<EvalReport> {
+  const dir = mkdtempSync(join(tmpdir(), "ctx-eval-"));
+  const store = options.openStore(join(dir, "eval.db"));
+  try {
+    const indexStart = performance.now();
+    const unitTokens = await indexCorpus(store, dataset, options);
+    const indexSeconds = (performance.now() - indexStart) / 1000;
+
+    const judged = dataset.queries.filter((query) => dataset.qrels.has(query.id));
+    const depth = Math.max(10, ...options.ks);
+    const sums = {
+      ndcg: 0,
+      mrr: 0,
+      pass: new Map<number, number>(),
+      tokens: new Map<number, number>(),
+    };
+    const queryStart = performance.now();
+    for (const [index, query] of judged.entries()) {
+      const fragments = await options.strategy.assemble(
+        { task: query.text, budget: Number.MAX_SAFE_INTEGER, maxFragments: depth },
+        { text: store },
+        { total: Number.MAX_SAFE_INTEGER, allocated: Number.MAX_SAFE_INTEGER },
+      );
+      const ranked = fragments.map((fragment) =>
+        fragment.source.kind === "file" ? fragment.source.path : fragment.id,
+      );
+      const relevant = dataset.qrels.get(query.id) ?? new Map<string, number>();
+      sums.ndcg += ndcgAtK(ranked, relevant, 10);
+      sums.mrr += mrrAtK(ranked, relevant, 10);
+      for (const k of options.ks) {
+        sums.pass.set(k, (sums.pass.get(k) ?? 0) + passAtK(ranked, relevant, k));
+        const cost = ranked.slice(0, k).reduce((sum, id) => sum + (unitTokens.get(id) ?? 0), 0);
+        sums.tokens.set(k, (sums.tokens.get(k) ?? 0) + cost);
+      }
+      options.onProgress?.("query", index + 1, judged.length);
+    }
+    const querySeconds = (performance.now() - queryStart) / 1000;
+    const n = Math.max(1, judged.length);
+    const percent = (value: number) => round((100 * value) / n);
+    return {
+      dataset: dataset.name,
+      strategy: options.strategy.name,
+      queries: judged.length,
+      passAtK: Object.fromEntries(options.ks.map((k) => [k, percent(sums.pass.get(k) ?? 0)])),
+      ndcgAt10: percent(sums.ndcg),
+      mrrAt10: percent(sums.mrr),
+      queriesPerSecond: round(judged.length / Math.max(querySeconds, 1e-9)),
+      tokensPerQuery: Object.fromEntries(
+        options.ks.map((k) => [k, Math.round((sums.tokens.get(k) ?? 0) / n)]),
+      ),
+      units: dataset.corpus.length,
+      indexSeconds: round(indexSeconds),
+    };
+  } finally {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function indexCorpus(
+  store: Store,
+  dataset: BeirDataset,
+  options: EvalOptions,
+): Promise<Map<string, number>> {
+  const resource = await store.ensureResource(dataset.dir, "folder");
+  const tokens = new Map<string, number>();
+  for (const [index, unit] of dataset.corpus.entries()) {
+    const content = unitText(unit);
+    const count = options.counter.count(content);
+    tokens.set(unit.id, count);
+    const lines = content.split("\n").length;
+    await store.writeDocument({
+      resourceId: resource.id,
+      path: unit.id,
+      language: "text",
+      size: Buffer.byteLength(content),
+      mtimeMs: 0,
+      hash: "",
+      chunks: [
+        {
+          startLine: 1,
+          endLine: lines,
+          kind: "unit",
+          symbol: "",
+          parent: null,
+          content,
+          header: "",
+          defines: [],
+          tokens: count,
+          // Unit ids are not paths: indexing them would only add noise.
+          search: { path: "", symbols: "", context: "", body: indexText(content) },
+        },
+      ],
+    });
+    if (index % 200 === 0) options.onProgress?.("index", index, dataset.corpus.length);
+  }
+  options.onProgress?.("index", dataset.corpus.length, dataset.corpus.length);
+  return tokens;
+}
+
+function unitText(unit: CorpusUnit): string {
+  return unit.title.length > 0 ? `${unit.title}\n${unit.text}` : unit.text;
+}
+
+function round(value: number): number {
+  return Math.round(value * 100) / 100;
+}

@@ -1,0 +1,50 @@
+/** Context Engine as a library: open a project, index it, assemble context for tasks. */
+export { BudgetTooSmallError } from "./assemble/pack-to-budget.js";
+export { OUTPUT_FORMATS, type OutputFormat } from "./assemble/renderers.js";
+export type { ResolvedConfig } from "./config/resolved-config.js";
+export {
+  ConfigError,
+  CtxError,
+  EvalDataError,
+  IndexMissingError,
+  PathNotFoundError,
+  SchemaTooNewError,
+  StoreError,
+  UsageError,
+} from "./core/errors.js";
+export type { ContextFragment, DetailDepth, FragmentSource, Tier } from "./core/fragment.js";
+export type { DocumentToStore, SearchText, Store, StoreStats } from "./core/store.js";
+export {
+  type Backends,
+  type ContextRequest,
+  type ContextStrategy,
+  type ContextStrategyResult,
+  DEFAULT_CAPABILITIES,
+  type PlanContext,
+  type StrategyCapabilities,
+  type TokenBudget,
+} from "./core/strategy.js";
+export type { TextBackend, TextHit, TextQuery } from "./core/text-backend.js";
+export type { TokenCounter } from "./core/token-counter.js";
+export type {
+  ChunkKind,
+  IndexReport,
+  Resource,
+  SkipCounts,
+  SkipReason,
+  StoredChunk,
+} from "./core/types.js";
+export {
+  ContextEngine,
+  type OpenOptions,
+  type QueryOptions,
+  type QueryResult,
+  type StatusReport,
+} from "./engine/context-engine.js";
+export { readBeirDataset } from "./eval/beir.js";
+export { type EvalOptions, type EvalReport, runEval } from "./eval/run-eval.js";
+export { SqliteStore } from "./store/sqlite/sqlite-store.js";
+export { SimpleKeywordStrategy } from "./strategies/builtins/simple-keyword.js";
+export { indexTerms, queryTerms } from "./text/code-tokenizer.js";
+export { estimateCounter } from "./tokens/estimate-counter.js";
+export { o200kCounter } from "./tokens/o200k-counter.js";

@@ -1,0 +1,68 @@
+import type { TokenCounter } from "../../core/token-counter.js";
+import type { ChunkDraft } from "../../core/types.js";
+import { chunkSyntaxTree } from "./code-chunker.js";
+import { type ChunkLimits, DEFAULT_CHUNK_LIMITS } from "./draft-builder.js";
+import { GRAMMARS, languageOf } from "./languages.js";
+import { LineText } from "./line-text.js";
+import { chunkMarkdown } from "./markdown-chunker.js";
+import { TokenMeter } from "./token-meter.js";
+import { parserFor } from "./tree-sitter-loader.js";
+import { chunkWindows } from "./window-chunker.js";
+
+export interface ChunkedDocument {
+  readonly language: string;
+  readonly chunks: ChunkDraft[];
+  /** How the chunks were cut: by syntax tree, by headings, or by line windows. */
+  readonly method: "syntax" | "markdown" | "windows";
+}
+
+/**
+ * Chunks one document by what it is: source code at its definitions (tree-sitter),
+ * Markdown at its headings, everything else, and any code the parser cannot
+ * read, in overlapping line windows.
+ */
+export class DocumentChunker {
+  private readonly meter: TokenMeter;
+
+  constructor(
+    private readonly limits: ChunkLimits = DEFAULT_CHUNK_LIMITS,
+    counter: TokenCounter,
+  ) {
+    this.meter = new TokenMeter(counter);
+  }
+
+  async chunk(relPath: string, content: string): Promise<ChunkedDocument> {
+    const language = languageOf(relPath);
+    if (content.trim().length === 0) return { language, chunks: [], method: "windows" };
+    const text = new LineText(content);
+    if (language === "markdown") {
+      return { language, chunks: chunkMarkdown(text, this.limits, this.meter), method: "markdown" };
+    }
+    const grammar = GRAMMARS[language];
+    const parser = parserFor(language);
+    if (grammar && parser) {
+      const chunks = await this.parseAndChunk(await parser, content, text, grammar);
+      if (chunks) return { language, chunks, method: "syntax" };
+    }
+    return { language, chunks: chunkWindows(text, this.limits, this.meter), method: "windows" };
+  }
+
+  private async parseAndChunk(
+    parser: Awaited<NonNullable<ReturnType<typeof parserFor>>>,
+    content: string,
+    text: LineText,
+    grammar: (typeof GRAMMARS)[string] & object,
+  ): Promise<ChunkDraft[] | null> {
+    let tree: ReturnType<typeof parser.parse> = null;
+    try {
+      tree = parser.parse(content);
+      if (!tree) return null;
+      return chunkSyntaxTree(tree.rootNode, text, grammar, this.limits, this.meter);
+    } catch {
+      // A grammar that cannot read the file is no reason to lose it: use windows.
+      return null;
+    } finally {
+      tree?.delete();
+    }
+  }
+}

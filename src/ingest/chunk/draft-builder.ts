@@ -1,0 +1,282 @@
+import type { ChunkDraft, ChunkKind } from "../../core/types.js";
+import type { LineText } from "./line-text.js";
+import type { TokenMeter } from "./token-meter.js";
+
+export interface ChunkLimits {
+  /** No chunk (header included) has more tokens than this. */
+  readonly maxTokens: number;
+  /** Adjacent sibling chunks smaller than this are merged while they fit. */
+  readonly minTokens: number;
+  /** Lines a window repeats from the one before it. */
+  readonly overlapLines: number;
+}
+
+export const DEFAULT_CHUNK_LIMITS: ChunkLimits = { maxTokens: 800, minTokens: 48, overlapLines: 3 };
+
+interface Draft {
+  start: number;
+  end: number;
+  kind: ChunkKind;
+  symbol: string;
+  parent: number | null;
+  header: string;
+  defines: string[];
+  /** Set only for pieces of one over-long line, which are not whole lines. */
+  piece: string | null;
+  /** Tokens of the content when already measured, so it is not counted twice. */
+  tokens: number | null;
+}
+
+export interface PushOptions {
+  readonly kind: ChunkKind;
+  readonly symbol: string;
+  readonly parent: number | null;
+  /** Shown before every part after the first when the span has to be split. */
+  readonly continuationHeader: string;
+}
+
+/**
+ * Collects chunks over a document's lines, keeps every line covered (blank runs
+ * join a neighbour), splits spans over the token limit into consecutive parts
+ * that repeat a header, and finally merges small adjacent siblings.
+ */
+export class DraftBuilder {
+  private readonly drafts: Draft[] = [];
+  private pendingFrom: number | null = null;
+
+  constructor(
+    private readonly text: LineText,
+    private readonly limits: ChunkLimits,
+    private readonly meter: TokenMeter,
+  ) {}
+
+  get lastIndex(): number | null {
+    return this.drafts.length === 0 ? null : this.drafts.length - 1;
+  }
+
+  /** Blank lines: appended to the chunk just before them, or to the next one. */
+  blank(start: number, end: number): void {
+    const last = this.drafts[this.drafts.length - 1];
+    if (last && last.end === start - 1 && this.canGrow(last, end - start + 1)) {
+      last.end = end;
+      // Each blank line is at most one more token.
+      if (last.tokens !== null) last.tokens += end - start + 1;
+    } else {
+      this.pendingFrom ??= start;
+    }
+  }
+
+  private canGrow(draft: Draft, lines: number): boolean {
+    if (draft.piece !== null) return false;
+    const tokens =
+      draft.tokens ??
+      this.meter.measureLines(this.text, draft.start, draft.end, this.limits.maxTokens);
+    return (
+      tokens + lines <=
+      this.limits.maxTokens - (draft.header.length > 0 ? this.limits.maxTokens / 4 : 0)
+    );
+  }
+
+  /** Adds the span start..end, split when too large; returns the index of its first part. */
+  push(start: number, end: number, options: PushOptions): number {
+    const from = this.pendingFrom ?? start;
+    this.pendingFrom = null;
+    const first = this.drafts.length;
+    const { maxTokens } = this.limits;
+    const tokens = this.meter.measureLines(this.text, from, end, maxTokens);
+    if (tokens <= maxTokens) {
+      this.add(from, end, options, "", null, tokens);
+      return first;
+    }
+    const header = this.fitHeader(options.continuationHeader);
+    const budget = maxTokens - (header.length > 0 ? this.meter.measure(header, maxTokens) + 1 : 0);
+    this.splitInto(from, end, maxTokens, budget, options, header);
+    return first;
+  }
+
+  /** Chunks in line order, merged and with content and token counts. */
+  finish(): ChunkDraft[] {
+    if (this.pendingFrom !== null) {
+      const pending = this.pendingFrom;
+      this.pendingFrom = null;
+      this.blank(pending, this.text.count);
+    }
+    const merged = this.mergeSmallSiblings();
+    return merged.map((draft) => {
+      const content = draft.piece ?? this.text.slice(draft.start, draft.end);
+      const tokens =
+        draft.tokens !== null && draft.header.length === 0
+          ? draft.tokens
+          : this.meter.measure(
+              draft.header.length > 0 ? `${draft.header}\n${content}` : content,
+              this.limits.maxTokens,
+            );
+      return {
+        startLine: draft.start,
+        endLine: draft.end,
+        kind: draft.kind,
+        symbol: draft.symbol,
+        parent: draft.parent,
+        content,
+        header: draft.header,
+        defines: draft.defines,
+        tokens,
+      };
+    });
+  }
+
+  private add(
+    start: number,
+    end: number,
+    options: PushOptions,
+    header: string,
+    piece: string | null,
+    tokens: number | null,
+  ): void {
+    this.drafts.push({
+      tokens,
+      start,
+      end,
+      kind: options.kind,
+      symbol: options.symbol,
+      parent: options.parent,
+      header,
+      defines: [],
+      piece,
+    });
+  }
+
+  /** A header longer than a quarter of the limit is cut to its first line. */
+  private fitHeader(header: string): string {
+    if (header.length === 0) return "";
+    const quarter = this.limits.maxTokens / 4;
+    if (this.meter.measure(header, this.limits.maxTokens) <= quarter) return header;
+    const firstLine = header.split("\n")[0] ?? "";
+    return this.meter.measure(firstLine, this.limits.maxTokens) <= quarter ? firstLine : "";
+  }
+
+  private splitInto(
+    start: number,
+    end: number,
+    firstBudget: number,
+    laterBudget: number,
+    options: PushOptions,
+    header: string,
+  ): void {
+    let partStart = start;
+    let estimate = 0;
+    let lastBlank = -1;
+    const flush = (partEnd: number) => {
+      const isFirst = partStart === start;
+      this.addChecked(
+        partStart,
+        partEnd,
+        isFirst ? firstBudget : laterBudget,
+        options,
+        isFirst ? "" : header,
+      );
+      partStart = partEnd + 1;
+      estimate = 0;
+      lastBlank = -1;
+    };
+    for (let line = start; line <= end; line++) {
+      const text = this.text.lines[line - 1] ?? "";
+      const cost = this.text.estimate(line, line) + 1;
+      // Parts sized by the safe estimate need no exact count (addChecked confirms it cheaply).
+      const budget = this.meter.safeEstimate(partStart === start ? firstBudget : laterBudget);
+      if (estimate + cost > budget && line > partStart) {
+        // Prefer to cut after a blank line in the last quarter of the part.
+        const cut = lastBlank >= partStart + (line - partStart) * 0.75 ? lastBlank : line - 1;
+        flush(cut);
+        for (let replay = partStart; replay < line; replay++) {
+          estimate += this.text.estimate(replay, replay) + 1;
+        }
+      }
+      estimate += cost;
+      if (text.trim().length === 0) lastBlank = line;
+    }
+    if (partStart <= end) flush(end);
+  }
+
+  /** Adds a part after an exact check, halving it (or cutting its one line) when the estimate was low. */
+  private addChecked(
+    start: number,
+    end: number,
+    budget: number,
+    options: PushOptions,
+    header: string,
+  ): void {
+    const tokens = this.meter.measureLines(this.text, start, end, budget);
+    if (tokens <= budget) {
+      this.add(start, end, options, header, null, header.length === 0 ? tokens : null);
+      return;
+    }
+    if (start < end) {
+      const middle = Math.floor((start + end) / 2);
+      this.addChecked(start, middle, budget, options, header);
+      this.addChecked(middle + 1, end, budget, options, header);
+      return;
+    }
+    for (const piece of this.meter.cut(this.text.lines[start - 1] ?? "", budget)) {
+      this.add(start, end, options, header, piece, null);
+    }
+  }
+
+  private mergeSmallSiblings(): Draft[] {
+    const referenced = new Set<number>();
+    for (const draft of this.drafts) if (draft.parent !== null) referenced.add(draft.parent);
+    const { minTokens, maxTokens } = this.limits;
+    const out: Draft[] = [];
+    const newIndex: number[] = [];
+    let lastSize = 0;
+    let lastOriginal = -1;
+    this.drafts.forEach((draft, index) => {
+      const size = this.text.estimate(draft.start, draft.end);
+      const last = out[out.length - 1];
+      const mergeable =
+        last !== undefined &&
+        last.parent === draft.parent &&
+        last.end + 1 === draft.start &&
+        last.piece === null &&
+        draft.piece === null &&
+        last.header === "" &&
+        draft.header === "" &&
+        !referenced.has(lastOriginal) &&
+        !referenced.has(index) &&
+        // Two small chunks merge, and small loose code joins a neighbour; two real
+        // definitions of any size stay apart so each keeps its own name.
+        ((lastSize < minTokens && size < minTokens) ||
+          (last.kind === "code" && lastSize < minTokens) ||
+          (draft.kind === "code" && size < minTokens)) &&
+        lastSize + size <= maxTokens &&
+        this.meter.measureLines(this.text, last.start, draft.end, maxTokens) <= maxTokens;
+      if (mergeable && last) {
+        absorb(last, draft);
+        last.tokens = null;
+        lastSize += size;
+      } else {
+        out.push({ ...draft, defines: [...draft.defines] });
+        lastSize = size;
+      }
+      newIndex[index] = out.length - 1;
+      lastOriginal = index;
+    });
+    for (const draft of out) {
+      if (draft.parent !== null) draft.parent = newIndex[draft.parent] ?? null;
+    }
+    return out;
+  }
+}
+
+/** Merges `next` into `into`: the first named definition names the chunk. */
+function absorb(into: Draft, next: Draft): void {
+  into.end = next.end;
+  if (next.kind === "code") return;
+  if (into.kind === "code") {
+    into.kind = next.kind;
+    into.symbol = next.symbol;
+  } else if (next.symbol !== "") {
+    into.defines.push(next.symbol);
+  }
+  into.defines.push(...next.defines);
+}

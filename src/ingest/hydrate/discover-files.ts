@@ -1,0 +1,134 @@
+import { lstatSync, readFileSync, realpathSync, type Stats, statSync } from "node:fs";
+import { join, relative, sep } from "node:path";
+import ignore, { type Ignore } from "ignore";
+import { emptySkipCounts, type ResourceKind, type SkipCounts } from "../../core/types.js";
+import { listGitFiles } from "./list-git.js";
+import { walkFiles } from "./list-walk.js";
+import { hasBinaryExtension, inSkippedDirectory, SKIPPED_DIRECTORIES } from "./skip-rules.js";
+
+export interface HydrationLimits {
+  /** Files larger than this are skipped as too large. */
+  readonly maxFileBytes: number;
+  /** Once this many bytes are taken, further files are skipped. */
+  readonly maxTotalBytes: number;
+  /** Folder names skipped in addition to the built-in list. */
+  readonly skipDirectories: readonly string[];
+}
+
+export const DEFAULT_LIMITS: HydrationLimits = {
+  maxFileBytes: 256 * 1024,
+  maxTotalBytes: 1024 * 1024 * 1024,
+  skipDirectories: [],
+};
+
+/** A file worth reading, with what incremental indexing compares. */
+export interface FileCandidate {
+  readonly relPath: string;
+  readonly absPath: string;
+  readonly size: number;
+  readonly mtimeMs: number;
+}
+
+export interface Discovery {
+  readonly kind: ResourceKind;
+  readonly files: FileCandidate[];
+  readonly skipped: SkipCounts;
+}
+
+/**
+ * Lists the files of a resource root that are worth indexing: git's view for a
+ * checkout, a .gitignore-honouring walk otherwise; then drops skipped folders,
+ * `.ctxignore` matches, binary extensions, links out of the root, non-files and
+ * files over the limits, counting each under its reason. Binary content is
+ * detected later, when a file is read.
+ */
+export async function discoverFiles(root: string, limits: HydrationLimits): Promise<Discovery> {
+  const skipped = emptySkipCounts();
+  const extraSkips = new Set(limits.skipDirectories);
+  const git = await listGitFiles(root);
+  let kind: ResourceKind;
+  let listed: string[];
+  if (git) {
+    kind = "git";
+    listed = git.files;
+    skipped.ignored += git.ignored;
+  } else {
+    kind = "folder";
+    const walk = walkFiles(root, (name) => SKIPPED_DIRECTORIES.has(name) || extraSkips.has(name));
+    listed = walk.files;
+    skipped.ignored += walk.ignored;
+    skipped.unreadable += walk.unreadable;
+  }
+  const ctxIgnore = readCtxIgnore(root);
+  const realRoot = realpathSync(root);
+  const files: FileCandidate[] = [];
+  let totalBytes = 0;
+  for (const relPath of listed.sort()) {
+    if (inSkippedDirectory(relPath, extraSkips) || ctxIgnore?.ignores(relPath)) {
+      skipped.ignored++;
+      continue;
+    }
+    if (hasBinaryExtension(relPath)) {
+      skipped.binary++;
+      continue;
+    }
+    const absPath = join(root, relPath);
+    const stats = statInsideRoot(absPath, realRoot);
+    if (typeof stats === "string") {
+      skipped[stats]++;
+      continue;
+    }
+    if (stats.size > limits.maxFileBytes) {
+      skipped["too-large"]++;
+      continue;
+    }
+    if (totalBytes + stats.size > limits.maxTotalBytes) {
+      skipped["over-total-limit"]++;
+      continue;
+    }
+    totalBytes += stats.size;
+    files.push({ relPath, absPath, size: stats.size, mtimeMs: stats.mtimeMs });
+  }
+  return { kind, files, skipped };
+}
+
+/** Stats a listed path, following a symbolic link only when it stays inside the root. */
+function statInsideRoot(
+  absPath: string,
+  realRoot: string,
+): Stats | "outside-root" | "unreadable" | "ignored" {
+  let stats: Stats;
+  try {
+    stats = lstatSync(absPath);
+  } catch {
+    return "unreadable";
+  }
+  if (stats.isSymbolicLink()) {
+    let target: string;
+    try {
+      target = realpathSync(absPath);
+    } catch {
+      return "unreadable";
+    }
+    const rel = relative(realRoot, target);
+    if (rel === "" || rel.startsWith(`..${sep}`) || rel === ".." || rel.startsWith(sep)) {
+      return "outside-root";
+    }
+    try {
+      stats = statSync(target);
+    } catch {
+      return "unreadable";
+    }
+    // A link to a folder inside the root only repeats files that are indexed anyway.
+    if (stats.isDirectory()) return "ignored";
+  }
+  return stats.isFile() ? stats : "unreadable";
+}
+
+function readCtxIgnore(root: string): Ignore | null {
+  try {
+    return ignore().add(readFileSync(join(root, ".ctxignore"), "utf8"));
+  } catch {
+    return null;
+  }
+}

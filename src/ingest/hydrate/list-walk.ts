@@ -1,0 +1,78 @@
+import { type Dirent, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import ignore, { type Ignore } from "ignore";
+
+export interface WalkListing {
+  /** Files and symbolic links, relative to the root, `/`-separated. */
+  readonly files: string[];
+  /** Entries excluded by .gitignore files or skipped folders (a folder counts once). */
+  readonly ignored: number;
+  /** Folders that could not be read. */
+  readonly unreadable: number;
+}
+
+interface IgnoreLevel {
+  /** Folder of the .gitignore, relative to the root, "" for the root. */
+  readonly base: string;
+  readonly rules: Ignore;
+}
+
+/**
+ * Walks a folder that is not a git checkout, honouring every .gitignore on the
+ * way down as git would (rules are relative to the folder that holds them).
+ * Skipped directories are not entered; symbolic links are listed, not followed.
+ */
+export function walkFiles(root: string, skipDirectory: (name: string) => boolean): WalkListing {
+  const files: string[] = [];
+  let ignored = 0;
+  let unreadable = 0;
+
+  const visit = (relDir: string, levels: readonly IgnoreLevel[]): void => {
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(join(root, relDir), { withFileTypes: true });
+    } catch {
+      unreadable++;
+      return;
+    }
+    const own = readGitignore(root, relDir);
+    const active = own ? [...levels, own] : levels;
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
+      const relPath = relDir === "" ? entry.name : `${relDir}/${entry.name}`;
+      const isDirectory = entry.isDirectory();
+      // Our own index folder is neither indexed nor counted as ignored.
+      if (isDirectory && relPath === ".ctx") continue;
+      if ((isDirectory && skipDirectory(entry.name)) || isIgnored(active, relPath, isDirectory)) {
+        ignored++;
+        continue;
+      }
+      if (isDirectory) visit(relPath, active);
+      else files.push(relPath);
+    }
+  };
+  visit("", []);
+  return { files, ignored, unreadable };
+}
+
+function readGitignore(root: string, relDir: string): IgnoreLevel | null {
+  let text: string;
+  try {
+    text = readFileSync(join(root, relDir, ".gitignore"), "utf8");
+  } catch {
+    return null;
+  }
+  return { base: relDir, rules: ignore().add(text) };
+}
+
+function isIgnored(levels: readonly IgnoreLevel[], relPath: string, isDirectory: boolean): boolean {
+  // Deeper files decide last, as in git: a nested "!keep" re-includes what a parent ignored.
+  let verdict = false;
+  for (const level of levels) {
+    const local = level.base === "" ? relPath : relPath.slice(level.base.length + 1);
+    const result = level.rules.test(isDirectory ? `${local}/` : local);
+    if (result.ignored) verdict = true;
+    else if (result.unignored) verdict = false;
+  }
+  return verdict;
+}

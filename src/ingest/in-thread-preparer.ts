@@ -1,0 +1,16 @@
+import type { DocumentChunker } from "./chunk/chunk-document.js";
+import { type PreparedDocument, type PrepareTask, prepareDocument } from "./prepare-document.js";
+import type { DocumentPreparer } from "./preparer.js";
+
+/** Prepares documents in the calling thread. */
+export class InThreadPreparer implements DocumentPreparer {
+  readonly parallelism = 4;
+
+  constructor(private readonly chunker: DocumentChunker) {}
+
+  prepare(task: PrepareTask): Promise<PreparedDocument> {
+    return prepareDocument(task, this.chunker);
+  }
+
+  async close(): Promise<void> {}
+}

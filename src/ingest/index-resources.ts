@@ -1,0 +1,191 @@
+import { realpath, stat } from "node:fs/promises";
+import { PathNotFoundError } from "../core/errors.js";
+import type { Store } from "../core/store.js";
+import {
+  type DocumentState,
+  emptySkipCounts,
+  type IndexReport,
+  SKIP_REASONS,
+  type SkipCounts,
+} from "../core/types.js";
+import {
+  discoverFiles,
+  type FileCandidate,
+  type HydrationLimits,
+} from "./hydrate/discover-files.js";
+import type { PreparedDocument } from "./prepare-document.js";
+import type { DocumentPreparer } from "./preparer.js";
+
+export type IndexProgress =
+  | { readonly phase: "discover"; readonly root: string }
+  | {
+      readonly phase: "index";
+      readonly root: string;
+      readonly done: number;
+      readonly total: number;
+    };
+
+export interface IndexOptions {
+  readonly store: Store;
+  readonly limits: HydrationLimits;
+  /**
+   * Gives the preparer for a run that has `changedFiles` files to read; the
+   * caller picks worker threads for large runs and the current thread for small.
+   */
+  readonly preparerFor: (changedFiles: number) => DocumentPreparer;
+  readonly onProgress?: (progress: IndexProgress) => void;
+}
+
+interface Counts {
+  added: number;
+  changed: number;
+  removed: number;
+  unchanged: number;
+  chunks: number;
+  bytesRead: number;
+}
+
+/**
+ * Brings the index up to date with the files under each root: files whose size
+ * and mtime are unchanged are not read, files whose content hash is unchanged
+ * are not re-chunked, and documents whose file is gone (or now skipped) are
+ * removed. Each file's update is one transaction, so an interrupted run leaves
+ * every document either old or new, never half-written.
+ */
+export async function indexResources(
+  roots: readonly string[],
+  options: IndexOptions,
+): Promise<IndexReport> {
+  const started = performance.now();
+  const counts: Counts = {
+    added: 0,
+    changed: 0,
+    removed: 0,
+    unchanged: 0,
+    chunks: 0,
+    bytesRead: 0,
+  };
+  const skipped = emptySkipCounts();
+  const resources: IndexReport["resources"][number][] = [];
+  for (const root of roots) {
+    const realRoot = await resolveRoot(root);
+    options.onProgress?.({ phase: "discover", root: realRoot });
+    const discovery = await discoverFiles(realRoot, options.limits);
+    const resource = await options.store.ensureResource(realRoot, discovery.kind);
+    resources.push({ id: resource.id, root: realRoot, kind: discovery.kind });
+    const runSkipped = { ...discovery.skipped };
+    await indexFiles(resource.id, realRoot, discovery.files, runSkipped, counts, options);
+    await options.store.recordRun(resource.id, runSkipped, new Date().toISOString());
+    addSkips(skipped, runSkipped);
+  }
+  return { resources, ...counts, skipped, elapsedMs: Math.round(performance.now() - started) };
+}
+
+async function indexFiles(
+  resourceId: string,
+  root: string,
+  files: readonly FileCandidate[],
+  skipped: SkipCounts,
+  counts: Counts,
+  options: IndexOptions,
+): Promise<void> {
+  const { store } = options;
+  const known = new Map((await store.listDocuments(resourceId)).map((doc) => [doc.path, doc]));
+  const toRead: { file: FileCandidate; previous: DocumentState | undefined }[] = [];
+  for (const file of files) {
+    const previous = known.get(file.relPath);
+    known.delete(file.relPath);
+    if (previous && previous.size === file.size && previous.mtimeMs === Math.trunc(file.mtimeMs)) {
+      counts.unchanged++;
+    } else {
+      toRead.push({ file, previous });
+    }
+  }
+  const stale = [...known.values()].map((gone) => gone.id);
+  const preparer = options.preparerFor(toRead.length);
+  try {
+    // Tasks start ahead in a window but finish in file order, so ids are deterministic.
+    const inFlight: Promise<PreparedDocument>[] = [];
+    let started = 0;
+    for (let done = 0; done < toRead.length; done++) {
+      while (started < toRead.length && started < done + preparer.parallelism) {
+        const { file, previous } = toRead[started] as (typeof toRead)[number];
+        const task = preparer.prepare({
+          absPath: file.absPath,
+          relPath: file.relPath,
+          previousHash: previous?.hash ?? null,
+        });
+        // Awaited below in order; this only keeps a failure after an earlier one from going unhandled.
+        task.catch(() => undefined);
+        inFlight.push(task);
+        started++;
+      }
+      const { file, previous } = toRead[done] as (typeof toRead)[number];
+      const prepared = await (inFlight.shift() as Promise<PreparedDocument>);
+      await apply(prepared, file, previous, resourceId, skipped, counts, stale, store);
+      if (done % 64 === 0)
+        options.onProgress?.({ phase: "index", root, done, total: toRead.length });
+    }
+  } finally {
+    await preparer.close();
+  }
+  options.onProgress?.({ phase: "index", root, done: toRead.length, total: toRead.length });
+  counts.removed += stale.length;
+  await store.removeDocuments(stale);
+}
+
+async function apply(
+  prepared: PreparedDocument,
+  file: FileCandidate,
+  previous: DocumentState | undefined,
+  resourceId: string,
+  skipped: SkipCounts,
+  counts: Counts,
+  stale: number[],
+  store: Store,
+): Promise<void> {
+  switch (prepared.status) {
+    case "unreadable":
+      // Keep what was indexed before: an unreadable file is counted, not erased.
+      skipped.unreadable++;
+      return;
+    case "binary":
+      counts.bytesRead += prepared.bytes;
+      skipped.binary++;
+      if (previous) stale.push(previous.id);
+      return;
+    case "unchanged":
+      counts.bytesRead += prepared.bytes;
+      counts.unchanged++;
+      if (previous) await store.touchDocument(previous.id, file.size, file.mtimeMs);
+      return;
+    case "chunked":
+      counts.bytesRead += prepared.bytes;
+      await store.writeDocument({
+        resourceId,
+        path: file.relPath,
+        language: prepared.language,
+        size: file.size,
+        mtimeMs: file.mtimeMs,
+        hash: prepared.hash,
+        chunks: prepared.chunks,
+      });
+      counts.chunks += prepared.chunks.length;
+      if (previous) counts.changed++;
+      else counts.added++;
+  }
+}
+
+async function resolveRoot(root: string): Promise<string> {
+  try {
+    const real = await realpath(root);
+    if ((await stat(real)).isDirectory()) return real;
+  } catch {
+    // Reported below as a missing folder.
+  }
+  throw new PathNotFoundError(root, "folder to index");
+}
+
+function addSkips(into: SkipCounts, from: SkipCounts): void {
+  for (const reason of SKIP_REASONS) into[reason] += from[reason];
+}

@@ -1,0 +1,50 @@
+import { createHash } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import type { ChunkToStore } from "../core/store.js";
+import type { DocumentChunker } from "./chunk/chunk-document.js";
+import { decodeText } from "./hydrate/decode-text.js";
+import { withSearchText } from "./search-text.js";
+
+export interface PrepareTask {
+  readonly absPath: string;
+  readonly relPath: string;
+  /** Content hash of the stored version, if any: equal content is not re-chunked. */
+  readonly previousHash: string | null;
+}
+
+export type PreparedDocument =
+  | { readonly status: "unreadable" }
+  | { readonly status: "binary"; readonly bytes: number }
+  | { readonly status: "unchanged"; readonly bytes: number; readonly hash: string }
+  | {
+      readonly status: "chunked";
+      readonly bytes: number;
+      readonly hash: string;
+      readonly language: string;
+      readonly chunks: ChunkToStore[];
+    };
+
+/** Reads, classifies, hashes and chunks one file: the CPU-heavy part of indexing. */
+export async function prepareDocument(
+  task: PrepareTask,
+  chunker: DocumentChunker,
+): Promise<PreparedDocument> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(task.absPath);
+  } catch {
+    return { status: "unreadable" };
+  }
+  const decoded = decodeText(bytes);
+  if ("binary" in decoded) return { status: "binary", bytes: bytes.length };
+  const hash = createHash("sha1").update(bytes).digest("hex");
+  if (hash === task.previousHash) return { status: "unchanged", bytes: bytes.length, hash };
+  const chunked = await chunker.chunk(task.relPath, decoded.text);
+  return {
+    status: "chunked",
+    bytes: bytes.length,
+    hash,
+    language: chunked.language,
+    chunks: withSearchText(task.relPath, chunked.chunks),
+  };
+}

@@ -1,0 +1,121 @@
+import { existsSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import { fileURLToPath } from "node:url";
+import { Worker } from "node:worker_threads";
+import { CtxError } from "../core/errors.js";
+import type { ChunkLimits } from "./chunk/draft-builder.js";
+import type { PreparedDocument, PrepareTask } from "./prepare-document.js";
+import type { DocumentPreparer } from "./preparer.js";
+
+export interface WorkerConfig {
+  readonly limits: ChunkLimits;
+  readonly counter: string;
+}
+
+export interface WorkerRequest {
+  readonly id: number;
+  readonly task: PrepareTask;
+}
+
+export type WorkerReply =
+  | { readonly id: number; readonly result: PreparedDocument }
+  | { readonly id: number; readonly error: string };
+
+interface Pending {
+  readonly resolve: (result: PreparedDocument) => void;
+  readonly reject: (error: Error) => void;
+  readonly worker: Worker;
+  readonly path: string;
+}
+
+/** Tasks kept queued per worker, so a worker never waits for the main thread. */
+const QUEUE_PER_WORKER = 4;
+
+/**
+ * Spreads document preparation (parsing, chunking, tokenizing) over worker
+ * threads, so indexing uses every core while the main thread writes the store.
+ */
+export class WorkerPreparer implements DocumentPreparer {
+  readonly parallelism: number;
+  private readonly workers: Worker[];
+  private readonly load = new Map<Worker, number>();
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 0;
+
+  private constructor(script: string, count: number, config: WorkerConfig) {
+    this.parallelism = count * QUEUE_PER_WORKER;
+    this.workers = Array.from({ length: count }, () => {
+      const worker = new Worker(script, { workerData: config });
+      this.load.set(worker, 0);
+      worker.on("message", (reply: WorkerReply) => this.settle(reply));
+      worker.on("error", (error) => this.failWorker(worker, error));
+      return worker;
+    });
+  }
+
+  /**
+   * A pool of `count` workers (default: one per core, at most 4), or null where the
+   * worker script is not built JavaScript (running from TypeScript sources).
+   */
+  static create(config: WorkerConfig, count = defaultWorkerCount()): WorkerPreparer | null {
+    const script = fileURLToPath(new URL("./prepare-worker.js", import.meta.url));
+    if (!import.meta.url.endsWith(".js") || !existsSync(script) || count < 1) return null;
+    return new WorkerPreparer(script, count, config);
+  }
+
+  prepare(task: PrepareTask): Promise<PreparedDocument> {
+    const worker = this.leastLoaded();
+    const id = this.nextId++;
+    this.load.set(worker, (this.load.get(worker) ?? 0) + 1);
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject, worker, path: task.relPath });
+      worker.postMessage({ id, task } satisfies WorkerRequest);
+    });
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.workers.map((worker) => worker.terminate()));
+  }
+
+  private leastLoaded(): Worker {
+    let best = this.workers[0] as Worker;
+    for (const worker of this.workers) {
+      if ((this.load.get(worker) ?? 0) < (this.load.get(best) ?? 0)) best = worker;
+    }
+    return best;
+  }
+
+  private settle(reply: WorkerReply): void {
+    const pending = this.pending.get(reply.id);
+    if (!pending) return;
+    this.pending.delete(reply.id);
+    this.load.set(pending.worker, (this.load.get(pending.worker) ?? 1) - 1);
+    if ("error" in reply) {
+      pending.reject(
+        new CtxError("index_worker", `indexing ${pending.path} failed: ${reply.error}`),
+      );
+    } else {
+      pending.resolve(reply.result);
+    }
+  }
+
+  private failWorker(worker: Worker, error: Error): void {
+    for (const [id, pending] of this.pending) {
+      if (pending.worker !== worker) continue;
+      this.pending.delete(id);
+      pending.reject(
+        new CtxError(
+          "index_worker",
+          `indexing ${pending.path} stopped a worker: ${error.message}`,
+          {
+            cause: error,
+          },
+        ),
+      );
+    }
+  }
+}
+
+function defaultWorkerCount(): number {
+  return Math.max(1, Math.min(4, availableParallelism()));
+}

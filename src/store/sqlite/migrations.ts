@@ -1,0 +1,55 @@
+/**
+ * Schema migrations, applied in order; `SCHEMA_VERSION` is the number of the last.
+ * A migration is never edited once released: add a new one instead.
+ */
+export const MIGRATIONS: readonly string[] = [
+  // 1: resources, documents, chunks and their full-text index.
+  `
+  CREATE TABLE resources (
+    id TEXT PRIMARY KEY,
+    root TEXT NOT NULL UNIQUE,
+    kind TEXT NOT NULL CHECK (kind IN ('folder', 'git')),
+    added_at TEXT NOT NULL,
+    last_indexed_at TEXT,
+    skipped TEXT NOT NULL DEFAULT '{}'
+  );
+
+  CREATE TABLE documents (
+    id INTEGER PRIMARY KEY,
+    resource_id TEXT NOT NULL REFERENCES resources(id) ON DELETE CASCADE,
+    path TEXT NOT NULL,
+    language TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    mtime_ms INTEGER NOT NULL,
+    hash TEXT NOT NULL,
+    UNIQUE (resource_id, path)
+  );
+
+  CREATE TABLE chunks (
+    id INTEGER PRIMARY KEY,
+    document_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+    ordinal INTEGER NOT NULL,
+    start_line INTEGER NOT NULL,
+    end_line INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    symbol TEXT NOT NULL,
+    parent_id INTEGER REFERENCES chunks(id) ON DELETE SET NULL,
+    content TEXT NOT NULL,
+    header TEXT NOT NULL,
+    defines TEXT NOT NULL,
+    context TEXT,
+    tokens INTEGER NOT NULL
+  );
+  CREATE INDEX chunks_by_document ON chunks(document_id, ordinal);
+  CREATE INDEX chunks_by_parent ON chunks(parent_id) WHERE parent_id IS NOT NULL;
+
+  -- Terms come pre-split by the code-aware tokenizer; FTS5 only stems them.
+  CREATE VIRTUAL TABLE chunks_fts USING fts5(
+    path, symbols, context, body,
+    content = '', contentless_delete = 1,
+    tokenize = 'porter unicode61 remove_diacritics 2'
+  );
+  `,
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;

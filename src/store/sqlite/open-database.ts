@@ -1,0 +1,105 @@
+import { closeSync, existsSync, mkdirSync, openSync, readSync } from "node:fs";
+import { dirname } from "node:path";
+import Database from "better-sqlite3";
+import { IndexMissingError, SchemaTooNewError, StoreError } from "../../core/errors.js";
+import { MIGRATIONS, SCHEMA_VERSION } from "./migrations.js";
+
+const SQLITE_MAGIC = "SQLite format 3\u0000";
+
+export interface OpenOptions {
+  /** Create the file (and its folder) when missing; otherwise a missing file is an error. */
+  readonly create: boolean;
+}
+
+/**
+ * Opens (or creates) an index file, checks it is ours and not from a newer
+ * version, and brings its schema up to date in one transaction, so a failed
+ * migration leaves the file as it was.
+ */
+export function openDatabase(file: string, options: OpenOptions): Database.Database {
+  const inMemory = file === ":memory:";
+  if (!inMemory && !existsSync(file)) {
+    if (!options.create) throw new IndexMissingError(file);
+    mkdirSync(dirname(file), { recursive: true });
+  } else if (!inMemory) {
+    assertSqliteFile(file);
+  }
+  let db: Database.Database;
+  try {
+    db = new Database(file);
+  } catch (error) {
+    throw new StoreError(file, `cannot open the index: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+  try {
+    db.pragma("journal_mode = WAL");
+    db.pragma("synchronous = NORMAL");
+    db.pragma("foreign_keys = ON");
+    db.pragma("busy_timeout = 5000");
+    migrate(db, file);
+    return db;
+  } catch (error) {
+    db.close();
+    if (error instanceof StoreError) throw error;
+    throw new StoreError(
+      file,
+      `the index is unreadable (${(error as Error).message}); move it aside and run \`ctx index\` again`,
+      { cause: error },
+    );
+  }
+}
+
+function assertSqliteFile(file: string): void {
+  const head = Buffer.alloc(16);
+  let length: number;
+  try {
+    const fd = openSync(file, "r");
+    try {
+      length = readSync(fd, head, 0, 16, 0);
+    } finally {
+      closeSync(fd);
+    }
+  } catch (error) {
+    throw new StoreError(file, `cannot read the index: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+  // An empty file is what a crash during creation can leave: treat it as new.
+  if (length > 0 && head.subarray(0, length).toString("latin1") !== SQLITE_MAGIC) {
+    throw new StoreError(
+      file,
+      "not an index database (corrupt or another kind of file); move it aside or pass --db with another path",
+    );
+  }
+}
+
+function migrate(db: Database.Database, file: string): void {
+  const hasMeta = db
+    .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'ctx_meta'")
+    .get();
+  if (!hasMeta) {
+    const tables = db.prepare("SELECT count(*) AS n FROM sqlite_master").get() as { n: number };
+    if (tables.n > 0) {
+      throw new StoreError(
+        file,
+        "this SQLite file is not a ctx index; pass --db with another path",
+      );
+    }
+    db.exec("CREATE TABLE ctx_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
+  }
+  const row = db.prepare("SELECT value FROM ctx_meta WHERE key = 'schema_version'").get() as
+    | { value: string }
+    | undefined;
+  const current = row ? Number(row.value) : 0;
+  if (current > SCHEMA_VERSION) throw new SchemaTooNewError(file, current, SCHEMA_VERSION);
+  if (current === SCHEMA_VERSION) return;
+  db.transaction(() => {
+    for (let version = current + 1; version <= SCHEMA_VERSION; version++) {
+      db.exec(MIGRATIONS[version - 1] as string);
+    }
+    db.prepare(
+      "INSERT INTO ctx_meta (key, value) VALUES ('schema_version', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+    ).run(String(SCHEMA_VERSION));
+  })();
+}

@@ -1,0 +1,41 @@
+import type { ChunkKind, StoredChunk } from "../../core/types.js";
+
+/** A chunk row joined with its document, as the queries below select it. */
+export interface ChunkRow {
+  id: number;
+  document_id: number;
+  resource_id: string;
+  path: string;
+  language: string;
+  start_line: number;
+  end_line: number;
+  kind: string;
+  symbol: string;
+  parent_id: number | null;
+  content: string;
+  header: string;
+  context: string | null;
+  tokens: number;
+}
+
+export const CHUNK_COLUMNS = `c.id, c.document_id, d.resource_id, d.path, d.language, c.start_line,
+  c.end_line, c.kind, c.symbol, c.parent_id, c.content, c.header, c.context, c.tokens`;
+
+export function toStoredChunk(row: ChunkRow): StoredChunk {
+  return {
+    id: row.id,
+    documentId: row.document_id,
+    resourceId: row.resource_id,
+    path: row.path,
+    language: row.language,
+    startLine: row.start_line,
+    endLine: row.end_line,
+    kind: row.kind as ChunkKind,
+    symbol: row.symbol,
+    parentId: row.parent_id,
+    content: row.content,
+    header: row.header,
+    context: row.context,
+    tokens: row.tokens,
+  };
+}

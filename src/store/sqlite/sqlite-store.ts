@@ -1,0 +1,273 @@
+import type Database from "better-sqlite3";
+import { ulid } from "ulid";
+import type { DocumentToStore, Store, StoreStats } from "../../core/store.js";
+import {
+  DEFAULT_FIELD_WEIGHTS,
+  type FieldWeights,
+  type TextHit,
+  type TextQuery,
+} from "../../core/text-backend.js";
+import type {
+  DocumentState,
+  Resource,
+  ResourceKind,
+  SkipCounts,
+  StoredChunk,
+} from "../../core/types.js";
+import { emptySkipCounts } from "../../core/types.js";
+import { SCHEMA_VERSION } from "./migrations.js";
+import { openDatabase } from "./open-database.js";
+import { CHUNK_COLUMNS, type ChunkRow, toStoredChunk } from "./rows.js";
+
+export interface SqliteStoreOptions {
+  readonly create: boolean;
+  readonly fieldWeights?: FieldWeights;
+}
+
+interface ResourceRow {
+  id: string;
+  root: string;
+  kind: ResourceKind;
+  added_at: string;
+  last_indexed_at: string | null;
+  skipped: string;
+}
+
+/** The default store: one SQLite file with FTS5, through better-sqlite3. */
+export class SqliteStore implements Store {
+  readonly location: string;
+  private readonly db: Database.Database;
+  private readonly rankExpression: string;
+  private readonly insertDocument: Database.Statement;
+  private readonly insertChunk: Database.Statement;
+  private readonly insertFts: Database.Statement;
+
+  private constructor(location: string, db: Database.Database, weights: FieldWeights) {
+    this.location = location;
+    this.db = db;
+    this.rankExpression = `bm25(${weights.path}, ${weights.symbols}, ${weights.context}, ${weights.body})`;
+    this.insertDocument = db.prepare(
+      `INSERT INTO documents (resource_id, path, language, size, mtime_ms, hash)
+       VALUES (?, ?, ?, ?, ?, ?)`,
+    );
+    this.insertChunk = db.prepare(
+      `INSERT INTO chunks (document_id, ordinal, start_line, end_line, kind, symbol, parent_id,
+         content, header, defines, context, tokens)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.insertFts = db.prepare(
+      "INSERT INTO chunks_fts (rowid, path, symbols, context, body) VALUES (?, ?, ?, ?, ?)",
+    );
+  }
+
+  static open(file: string, options: SqliteStoreOptions): SqliteStore {
+    const db = openDatabase(file, { create: options.create });
+    return new SqliteStore(file, db, options.fieldWeights ?? DEFAULT_FIELD_WEIGHTS);
+  }
+
+  async listResources(): Promise<Resource[]> {
+    const rows = this.db
+      .prepare("SELECT * FROM resources ORDER BY added_at, id")
+      .all() as ResourceRow[];
+    return rows.map(toResource);
+  }
+
+  async ensureResource(root: string, kind: ResourceKind): Promise<Resource> {
+    const existing = this.db.prepare("SELECT * FROM resources WHERE root = ?").get(root) as
+      | ResourceRow
+      | undefined;
+    if (existing) {
+      if (existing.kind !== kind) {
+        this.db.prepare("UPDATE resources SET kind = ? WHERE id = ?").run(kind, existing.id);
+      }
+      return toResource({ ...existing, kind });
+    }
+    const row: ResourceRow = {
+      id: ulid(),
+      root,
+      kind,
+      added_at: new Date().toISOString(),
+      last_indexed_at: null,
+      skipped: JSON.stringify(emptySkipCounts()),
+    };
+    this.db
+      .prepare(
+        "INSERT INTO resources (id, root, kind, added_at, last_indexed_at, skipped) VALUES (?, ?, ?, ?, ?, ?)",
+      )
+      .run(row.id, row.root, row.kind, row.added_at, row.last_indexed_at, row.skipped);
+    return toResource(row);
+  }
+
+  async recordRun(resourceId: string, skipped: SkipCounts, finishedAt: string): Promise<void> {
+    this.db
+      .prepare("UPDATE resources SET last_indexed_at = ?, skipped = ? WHERE id = ?")
+      .run(finishedAt, JSON.stringify(skipped), resourceId);
+  }
+
+  async listDocuments(resourceId: string): Promise<DocumentState[]> {
+    return this.db
+      .prepare(
+        "SELECT id, path, size, mtime_ms AS mtimeMs, hash FROM documents WHERE resource_id = ?",
+      )
+      .all(resourceId) as DocumentState[];
+  }
+
+  async writeDocument(document: DocumentToStore): Promise<void> {
+    this.writeDocumentTx(document);
+  }
+
+  private readonly writeDocumentTx = (document: DocumentToStore): void => {
+    this.db.transaction(() => {
+      const old = this.db
+        .prepare("SELECT id FROM documents WHERE resource_id = ? AND path = ?")
+        .get(document.resourceId, document.path) as { id: number } | undefined;
+      if (old) this.deleteDocument(old.id);
+      const { lastInsertRowid } = this.insertDocument.run(
+        document.resourceId,
+        document.path,
+        document.language,
+        document.size,
+        Math.trunc(document.mtimeMs),
+        document.hash,
+      );
+      const documentId = Number(lastInsertRowid);
+      const ids: number[] = [];
+      document.chunks.forEach((chunk, ordinal) => {
+        const parentId = chunk.parent === null ? null : (ids[chunk.parent] ?? null);
+        const result = this.insertChunk.run(
+          documentId,
+          ordinal,
+          chunk.startLine,
+          chunk.endLine,
+          chunk.kind,
+          chunk.symbol,
+          parentId,
+          chunk.content,
+          chunk.header,
+          chunk.defines.join(" "),
+          null,
+          chunk.tokens,
+        );
+        const chunkId = Number(result.lastInsertRowid);
+        ids.push(chunkId);
+        const { search } = chunk;
+        this.insertFts.run(chunkId, search.path, search.symbols, search.context, search.body);
+      });
+    })();
+  };
+
+  async touchDocument(documentId: number, size: number, mtimeMs: number): Promise<void> {
+    this.db
+      .prepare("UPDATE documents SET size = ?, mtime_ms = ? WHERE id = ?")
+      .run(size, Math.trunc(mtimeMs), documentId);
+  }
+
+  async removeDocuments(documentIds: readonly number[]): Promise<void> {
+    if (documentIds.length === 0) return;
+    this.db.transaction(() => {
+      for (const id of documentIds) this.deleteDocument(id);
+    })();
+  }
+
+  private deleteDocument(documentId: number): void {
+    this.db
+      .prepare(
+        "DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE document_id = ?)",
+      )
+      .run(documentId);
+    this.db.prepare("DELETE FROM chunks WHERE document_id = ?").run(documentId);
+    this.db.prepare("DELETE FROM documents WHERE id = ?").run(documentId);
+  }
+
+  async searchText(query: TextQuery): Promise<TextHit[]> {
+    if (query.terms.length === 0 || query.limit <= 0) return [];
+    const match = query.terms.map((term) => `"${term.replaceAll('"', '""')}"`).join(" OR ");
+    const prefixes = query.pathPrefixes ?? [];
+    const pathFilter =
+      prefixes.length === 0
+        ? ""
+        : `WHERE ${prefixes.map(() => "(d.path = ? OR d.path LIKE ? ESCAPE '\\')").join(" OR ")}`;
+    const pathArgs = prefixes.flatMap((prefix) => [
+      prefix,
+      `${escapeLike(prefix.replace(/\/+$/, ""))}/%`,
+    ]);
+    // Without a path filter the FTS subquery can stop at `limit`; with one it cannot.
+    const innerLimit = prefixes.length === 0 ? "LIMIT ?" : "";
+    const innerArgs = prefixes.length === 0 ? [query.limit] : [];
+    const rows = this.db
+      .prepare(
+        `SELECT ${CHUNK_COLUMNS}, -hits.rank AS score
+         FROM (SELECT rowid, rank FROM chunks_fts
+               WHERE chunks_fts MATCH ? AND rank MATCH ? ORDER BY rank ${innerLimit}) AS hits
+         JOIN chunks c ON c.id = hits.rowid
+         JOIN documents d ON d.id = c.document_id
+         ${pathFilter}
+         ORDER BY hits.rank, c.id
+         LIMIT ?`,
+      )
+      .all(match, this.rankExpression, ...innerArgs, ...pathArgs, query.limit) as (ChunkRow & {
+      score: number;
+    })[];
+    return rows.map((row) => ({ chunk: toStoredChunk(row), score: row.score }));
+  }
+
+  async getChunks(chunkIds: readonly number[]): Promise<StoredChunk[]> {
+    if (chunkIds.length === 0) return [];
+    const rows = this.db
+      .prepare(
+        `SELECT ${CHUNK_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.document_id
+         WHERE c.id IN (SELECT value FROM json_each(?)) ORDER BY c.id`,
+      )
+      .all(JSON.stringify(chunkIds)) as ChunkRow[];
+    return rows.map(toStoredChunk);
+  }
+
+  async getDocumentChunks(resourceId: string, path: string): Promise<StoredChunk[]> {
+    const rows = this.db
+      .prepare(
+        `SELECT ${CHUNK_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.document_id
+         WHERE d.resource_id = ? AND d.path = ? ORDER BY c.ordinal`,
+      )
+      .all(resourceId, path) as ChunkRow[];
+    return rows.map(toStoredChunk);
+  }
+
+  async stats(): Promise<StoreStats> {
+    const counts = this.db
+      .prepare(
+        `SELECT (SELECT count(*) FROM resources) AS resources,
+                (SELECT count(*) FROM documents) AS documents,
+                (SELECT count(*) FROM chunks) AS chunks,
+                (SELECT coalesce(sum(size), 0) FROM documents) AS bytes,
+                (SELECT max(last_indexed_at) FROM resources) AS lastIndexedAt`,
+      )
+      .get() as Omit<StoreStats, "schemaVersion" | "languages">;
+    const languages: Record<string, number> = {};
+    const rows = this.db
+      .prepare(
+        "SELECT language, count(*) AS n FROM documents GROUP BY language ORDER BY n DESC, language",
+      )
+      .all() as { language: string; n: number }[];
+    for (const row of rows) languages[row.language] = row.n;
+    return { ...counts, schemaVersion: SCHEMA_VERSION, languages };
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+}
+
+function toResource(row: ResourceRow): Resource {
+  return {
+    id: row.id,
+    root: row.root,
+    kind: row.kind,
+    addedAt: row.added_at,
+    lastIndexedAt: row.last_indexed_at,
+    skipped: { ...emptySkipCounts(), ...(JSON.parse(row.skipped) as Partial<SkipCounts>) },
+  };
+}
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (char) => `\\${char}`);
+}

@@ -1,0 +1,39 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const SRC = fileURLToPath(new URL("../src", import.meta.url));
+
+function importsOf(dir: string): { file: string; specifier: string }[] {
+  const found: { file: string; specifier: string }[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile() || !entry.name.endsWith(".ts")) continue;
+    const file = join(entry.parentPath, entry.name);
+    for (const match of readFileSync(file, "utf8").matchAll(/from\s+"([^"]+)"/g)) {
+      found.push({ file, specifier: match[1] as string });
+    }
+  }
+  return found;
+}
+
+describe("layering", () => {
+  it("core depends on nothing but itself: no adapter, CLI, engine or library import", () => {
+    const outside = importsOf(join(SRC, "core")).filter(
+      ({ specifier }) => !specifier.startsWith("./"),
+    );
+    expect(outside).toEqual([]);
+  });
+
+  it("only the engine and the CLI pick adapters (SQLite store, worker threads)", () => {
+    const adapterImports = importsOf(SRC).filter(
+      ({ file, specifier }) =>
+        specifier.includes("store/sqlite/") &&
+        !file.includes(`${join(SRC, "store", "sqlite")}`) &&
+        !file.includes(`${join(SRC, "engine")}`) &&
+        !file.includes(`${join(SRC, "cli")}`) &&
+        !file.endsWith("index.ts"),
+    );
+    expect(adapterImports).toEqual([]);
+  });
+});

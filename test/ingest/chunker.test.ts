@@ -1,0 +1,268 @@
+import { readFileSync } from "node:fs";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { ChunkDraft } from "../../src/core/types.js";
+import { DocumentChunker } from "../../src/ingest/chunk/chunk-document.js";
+import { DEFAULT_CHUNK_LIMITS } from "../../src/ingest/chunk/draft-builder.js";
+import { o200kCounter } from "../../src/tokens/o200k-counter.js";
+
+const fixture = (name: string) =>
+  readFileSync(new URL(`../fixtures/code/${name}`, import.meta.url), "utf8");
+const chunker = new DocumentChunker(DEFAULT_CHUNK_LIMITS, o200kCounter);
+
+/** "kind symbol" of every chunk, and "method child → parent" pairs. */
+function outline(chunks: readonly ChunkDraft[]) {
+  return {
+    symbols: chunks.map((chunk) => `${chunk.kind} ${chunk.symbol}`),
+    parents: chunks
+      .filter((chunk) => chunk.parent !== null)
+      .map((chunk) => `${chunk.symbol} → ${chunks[chunk.parent as number]?.symbol}`),
+  };
+}
+
+/** Every non-blank line of the file is in some chunk, and chunk content is exactly its lines. */
+function expectCoverage(source: string, chunks: readonly ChunkDraft[]) {
+  const lines = source.split("\n");
+  for (const chunk of chunks) {
+    expect(chunk.content).toBe(lines.slice(chunk.startLine - 1, chunk.endLine).join("\n"));
+  }
+  lines.forEach((line, index) => {
+    if (line.trim() === "") return;
+    const covered = chunks.some(
+      (chunk) => chunk.startLine <= index + 1 && index + 1 <= chunk.endLine,
+    );
+    expect(covered, `line ${index + 1} "${line}" is in no chunk`).toBe(true);
+  });
+}
+
+const CASES: [file: string, language: string, expected: string[], parents: string[]][] = [
+  [
+    "sample.ts",
+    "typescript",
+    [
+      "class RetryRunner",
+      "method constructor",
+      "method run",
+      "function loadConfig",
+      "namespace Legacy",
+    ],
+    ["constructor → RetryRunner", "run → RetryRunner", "oldRetry → Legacy"],
+  ],
+  [
+    "sample.js",
+    "javascript",
+    ["function readJson", "class Cache", "method get", "function double"],
+    ["constructor → Cache", "get → Cache"],
+  ],
+  [
+    "sample.py",
+    "python",
+    ["class RetryPolicy", "method __init__", "function with_retries"],
+    ["__init__ → RetryPolicy"],
+  ],
+  ["sample.go", "go", ["type Config", "function Do", "method Total"], []],
+  [
+    "sample.rs",
+    "rust",
+    ["type RetryConfig", "impl RetryConfig", "method new", "interface Backoff", "function retry"],
+    ["new → RetryConfig", "next_delay → Backoff"],
+  ],
+  [
+    "Sample.java",
+    "java",
+    ["class RetryRunner", "method RetryRunner", "method run", "interface Listener"],
+    ["RetryRunner → RetryRunner", "run → RetryRunner", "Listener → RetryRunner"],
+  ],
+  [
+    "sample.c",
+    "c",
+    ["type retry_config", "type task_fn", "function retry_run", "function always_ok"],
+    [],
+  ],
+  [
+    "sample.cpp",
+    "cpp",
+    ["namespace retry", "class Runner", "method run", "function clamp_attempts"],
+    ["Runner → retry", "run → Runner", "clamp_attempts → retry"],
+  ],
+  [
+    "Sample.cs",
+    "csharp",
+    ["namespace Example.Retry", "class RetryRunner", "method Run", "interface IBackoff"],
+    ["RetryRunner → Example.Retry", "Run → RetryRunner", "IBackoff → Example.Retry"],
+  ],
+  [
+    "sample.rb",
+    "ruby",
+    ["module Retry", "class Runner", "method initialize", "method run", "method default_runner"],
+    ["Runner → Retry", "initialize → Runner", "default_runner → Retry"],
+  ],
+  [
+    "sample.php",
+    "php",
+    ["class RetryRunner", "method __construct", "method run", "function retry_default"],
+    ["__construct → RetryRunner", "run → RetryRunner"],
+  ],
+];
+
+describe("code chunking with tree-sitter", () => {
+  it.each(CASES)(
+    "%s: splits at definitions and keeps the class → member hierarchy",
+    async (file, language, expected, parents) => {
+      const source = fixture(file);
+      const result = await chunker.chunk(file, source);
+      expect(result.language).toBe(language);
+      expect(result.method).toBe("syntax");
+      const { symbols, parents: actualParents } = outline(result.chunks);
+      for (const symbol of expected) {
+        const found =
+          symbols.some((entry) => entry === symbol) ||
+          result.chunks.some((chunk) => chunk.defines.includes(symbol.split(" ")[1] as string));
+        expect(found, `${symbol} in ${symbols.join(", ")}`).toBe(true);
+      }
+      for (const pair of parents) {
+        const [child] = pair.split(" → ");
+        const merged = result.chunks.find((chunk) => chunk.defines.includes(child as string));
+        expect(
+          actualParents.includes(pair) || merged !== undefined,
+          `${pair} in ${actualParents.join(", ")}`,
+        ).toBe(true);
+      }
+      expectCoverage(source, result.chunks);
+    },
+  );
+
+  it("records line ranges, kinds and parents exactly for a TypeScript class", async () => {
+    const result = await new DocumentChunker(
+      { ...DEFAULT_CHUNK_LIMITS, minTokens: 0 },
+      o200kCounter,
+    ).chunk("sample.ts", fixture("sample.ts"));
+    const runner = result.chunks.findIndex(
+      (chunk) => chunk.symbol === "RetryRunner" && chunk.kind === "class",
+    );
+    const run = result.chunks.find((chunk) => chunk.symbol === "run");
+    expect(result.chunks[runner]).toMatchObject({ startLine: 16, endLine: 19, parent: null });
+    expect(run).toMatchObject({ kind: "method", startLine: 24, endLine: 34, parent: runner });
+    expect(run?.content.startsWith("  async run<T>(task: () => Promise<T>): Promise<T> {")).toBe(
+      true,
+    );
+  });
+
+  it("splits an oversized function into parts that repeat its signature", async () => {
+    const body = Array.from({ length: 400 }, (_, i) => `  total += compute${i}(input, ${i});`).join(
+      "\n",
+    );
+    const source = `export function hugeFunction(input: number): number {\n  let total = 0;\n${body}\n  return total;\n}\n`;
+    const limits = { ...DEFAULT_CHUNK_LIMITS, maxTokens: 300 };
+    const result = await new DocumentChunker(limits, o200kCounter).chunk("huge.ts", source);
+    expect(result.chunks.length).toBeGreaterThan(3);
+    const [first, ...rest] = result.chunks;
+    expect(first?.header).toBe("");
+    for (const part of rest) {
+      expect(part.symbol).toBe("hugeFunction");
+      expect(part.header).toBe("export function hugeFunction(input: number): number {");
+      expect(o200kCounter.count(`${part.header}\n${part.content}`)).toBeLessThanOrEqual(300);
+    }
+    // Consecutive parts: each starts where the previous ended.
+    result.chunks.slice(1).forEach((part, index) => {
+      expect(part.startLine).toBe((result.chunks[index]?.endLine ?? 0) + 1);
+    });
+  });
+
+  it("falls back to line windows for code the parser cannot read and for unknown files", async () => {
+    const text = Array.from(
+      { length: 300 },
+      (_, i) => `line ${i} of some configuration value`,
+    ).join("\n");
+    const result = await new DocumentChunker(
+      { ...DEFAULT_CHUNK_LIMITS, maxTokens: 200 },
+      o200kCounter,
+    ).chunk("settings.conf", text);
+    expect(result.method).toBe("windows");
+    expect(result.chunks.length).toBeGreaterThan(5);
+    // Windows overlap by the configured number of lines.
+    expect(result.chunks[1]?.startLine).toBe(
+      (result.chunks[0]?.endLine ?? 0) + 1 - DEFAULT_CHUNK_LIMITS.overlapLines,
+    );
+  });
+});
+
+describe("Markdown chunking", () => {
+  it("splits at headings, keeps the heading chain and ignores headings in code fences", async () => {
+    const source = [
+      "Intro text.",
+      "",
+      "# Guide",
+      "Welcome.",
+      "",
+      "## Install",
+      "```sh",
+      "# not a heading",
+      "npm install",
+      "```",
+      "",
+      "### Linux",
+      "apt details",
+      "",
+      "## Usage",
+      "Run it.",
+      "",
+      "Setext Title",
+      "============",
+      "text",
+    ].join("\n");
+    const result = await new DocumentChunker(
+      { ...DEFAULT_CHUNK_LIMITS, minTokens: 0 },
+      o200kCounter,
+    ).chunk("README.md", source);
+    expect(result.method).toBe("markdown");
+    expect(result.chunks.map((chunk) => chunk.symbol)).toEqual([
+      "",
+      "Guide",
+      "Guide > Install",
+      "Guide > Install > Linux",
+      "Guide > Usage",
+      "Setext Title",
+    ]);
+    const linux = result.chunks[3];
+    expect(result.chunks[linux?.parent as number]?.symbol).toBe("Guide > Install");
+    expect(result.chunks[2]).toMatchObject({ startLine: 6, endLine: 11, kind: "section" });
+  });
+});
+
+describe("chunk size", () => {
+  it("never exceeds the configured token limit, whatever the text", async () => {
+    const line = fc.oneof(
+      fc.string({ maxLength: 200 }),
+      fc.base64String({ maxLength: 3000 }),
+      fc.constantFrom(
+        "function f(a, b) {",
+        "  return a + b;",
+        "}",
+        "",
+        "# Heading",
+        "class A:",
+        "    def m(self):",
+      ),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(line, { maxLength: 120 }),
+        fc.constantFrom("x.ts", "x.py", "x.md", "x.txt"),
+        fc.integer({ min: 32, max: 400 }),
+        async (lines, file, maxTokens) => {
+          const limits = { ...DEFAULT_CHUNK_LIMITS, maxTokens };
+          const result = await new DocumentChunker(limits, o200kCounter).chunk(
+            file,
+            lines.join("\n"),
+          );
+          for (const chunk of result.chunks) {
+            const indexed = chunk.header ? `${chunk.header}\n${chunk.content}` : chunk.content;
+            expect(o200kCounter.count(indexed)).toBeLessThanOrEqual(maxTokens);
+          }
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+});

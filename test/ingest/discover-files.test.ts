@@ -1,0 +1,125 @@
+import { execFileSync } from "node:child_process";
+import { chmodSync, symlinkSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { DEFAULT_LIMITS, discoverFiles } from "../../src/ingest/hydrate/discover-files.js";
+import { gitRepo, tempDir, writeFiles } from "../helpers/temp-dir.js";
+
+const paths = (discovery: Awaited<ReturnType<typeof discoverFiles>>) =>
+  discovery.files.map((file) => file.relPath);
+
+describe("discoverFiles in a git checkout", () => {
+  it("lists tracked and untracked files the way git does, and counts what it skips", async () => {
+    const root = gitRepo({
+      ".gitignore": "secret.log\n",
+      "src/app.ts": "export const app = 1;\n",
+      "node_modules/dep/index.js": "module.exports = 1;\n",
+      "logo.png": Buffer.from([0x89, 0x50, 0x4e, 0x47]),
+    });
+    writeFiles(root, { "src/new.ts": "export const fresh = 2;\n", "secret.log": "token\n" });
+
+    const discovery = await discoverFiles(root, DEFAULT_LIMITS);
+
+    expect(discovery.kind).toBe("git");
+    expect(paths(discovery)).toEqual([".gitignore", "src/app.ts", "src/new.ts"]);
+    expect(discovery.skipped.binary).toBe(1); // logo.png, by extension
+    expect(discovery.skipped.ignored).toBe(2); // secret.log (git) + node_modules/dep/index.js (skipped folder)
+  });
+
+  it("applies .ctxignore on top of git's rules", async () => {
+    const root = gitRepo({
+      ".ctxignore": "fixtures/\n",
+      "fixtures/big.json": "{}",
+      "main.py": "print(1)\n",
+    });
+    const discovery = await discoverFiles(root, DEFAULT_LIMITS);
+    expect(paths(discovery)).toEqual([".ctxignore", "main.py"]);
+    expect(discovery.skipped.ignored).toBe(1);
+  });
+});
+
+describe("discoverFiles in a plain folder", () => {
+  it("honours nested .gitignore files, including re-inclusion, and skipped folders", async () => {
+    const root = tempDir();
+    writeFiles(root, {
+      ".gitignore": "*.log\ngenerated/\n",
+      "app/.gitignore": "!keep.log\n",
+      "app/main.go": "package main\n",
+      "app/debug.log": "x",
+      "app/keep.log": "kept",
+      "generated/out.go": "package gen\n",
+      "__pycache__/x.pyc": "x",
+      ".venv/lib.py": "x",
+    });
+    const discovery = await discoverFiles(root, DEFAULT_LIMITS);
+    expect(discovery.kind).toBe("folder");
+    expect(paths(discovery)).toEqual([
+      ".gitignore",
+      "app/.gitignore",
+      "app/keep.log",
+      "app/main.go",
+    ]);
+    // app/debug.log, generated/, __pycache__/, .venv/
+    expect(discovery.skipped.ignored).toBe(4);
+  });
+
+  it("never follows a symbolic link out of the root, and keeps links that stay inside", async () => {
+    const outside = tempDir("ctx-outside-");
+    writeFiles(outside, { "secret.txt": "outside\n" });
+    const root = tempDir();
+    writeFiles(root, { "real.txt": "inside\n" });
+    symlinkSync(join(outside, "secret.txt"), join(root, "escape.txt"));
+    symlinkSync(outside, join(root, "escape-dir"));
+    symlinkSync(join(root, "real.txt"), join(root, "alias.txt"));
+    symlinkSync(join(root, "missing.txt"), join(root, "dangling.txt"));
+
+    const discovery = await discoverFiles(root, DEFAULT_LIMITS);
+
+    expect(paths(discovery)).toEqual(["alias.txt", "real.txt"]);
+    expect(discovery.skipped["outside-root"]).toBe(2);
+    expect(discovery.skipped.unreadable).toBe(1);
+  });
+
+  it("skips files over the per-file limit and stops at the total limit", async () => {
+    const root = tempDir();
+    writeFiles(root, {
+      "a.txt": "a".repeat(100),
+      "b.txt": "b".repeat(100),
+      "big.txt": "c".repeat(1000),
+    });
+    const discovery = await discoverFiles(root, {
+      ...DEFAULT_LIMITS,
+      maxFileBytes: 500,
+      maxTotalBytes: 150,
+    });
+    expect(paths(discovery)).toEqual(["a.txt"]);
+    expect(discovery.skipped["too-large"]).toBe(1);
+    expect(discovery.skipped["over-total-limit"]).toBe(1);
+  });
+
+  it("counts what is not a regular file as unreadable", async () => {
+    const root = tempDir();
+    writeFiles(root, { "ok.txt": "fine\n" });
+    execFileSync("mkfifo", [join(root, "pipe")]);
+    const discovery = await discoverFiles(root, DEFAULT_LIMITS);
+    expect(paths(discovery)).toEqual(["ok.txt"]);
+    expect(discovery.skipped.unreadable).toBe(1);
+  });
+
+  // Root reads any folder whatever its mode, so this case only exists for other users.
+  it.skipIf(process.getuid?.() === 0)(
+    "counts a folder it cannot enter as unreadable (not as root)",
+    async () => {
+      const root = tempDir();
+      writeFiles(root, { "locked/a.txt": "x", "ok.txt": "fine\n" });
+      chmodSync(join(root, "locked"), 0o000);
+      try {
+        const discovery = await discoverFiles(root, DEFAULT_LIMITS);
+        expect(paths(discovery)).toEqual(["ok.txt"]);
+        expect(discovery.skipped.unreadable).toBe(1);
+      } finally {
+        chmodSync(join(root, "locked"), 0o755);
+      }
+    },
+  );
+});

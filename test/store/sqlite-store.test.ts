@@ -1,0 +1,130 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { describe, expect, it } from "vitest";
+import { IndexMissingError, SchemaTooNewError, StoreError } from "../../src/core/errors.js";
+import type { DocumentToStore } from "../../src/core/store.js";
+import { withSearchText } from "../../src/ingest/search-text.js";
+import { SCHEMA_VERSION } from "../../src/store/sqlite/migrations.js";
+import { SqliteStore } from "../../src/store/sqlite/sqlite-store.js";
+import { tempDir } from "../helpers/temp-dir.js";
+
+function document(resourceId: string, path: string, text: string): DocumentToStore {
+  const lines = text.split("\n");
+  return {
+    resourceId,
+    path,
+    language: "typescript",
+    size: text.length,
+    mtimeMs: 1000,
+    hash: `hash-of-${text.length}`,
+    chunks: withSearchText(path, [
+      {
+        startLine: 1,
+        endLine: lines.length,
+        kind: "function",
+        symbol: "",
+        parent: null,
+        content: text,
+        header: "",
+        defines: [],
+        tokens: 10,
+      },
+    ]),
+  };
+}
+
+describe("SqliteStore", () => {
+  it("writes, replaces and removes documents with their full-text entries", async () => {
+    const file = join(tempDir(), "index.db");
+    const store = SqliteStore.open(file, { create: true });
+    const resource = await store.ensureResource("/repo", "git");
+    await store.writeDocument(
+      document(resource.id, "src/retry.ts", "function retryWithBackoff() {}"),
+    );
+    await store.writeDocument(document(resource.id, "src/cache.ts", "function cacheLookup() {}"));
+
+    const hits = await store.searchText({ terms: ["backoff"], limit: 10 });
+    expect(hits.map((hit) => hit.chunk.path)).toEqual(["src/retry.ts"]);
+
+    await store.writeDocument(document(resource.id, "src/retry.ts", "function retryLinear() {}"));
+    expect(await store.searchText({ terms: ["backoff"], limit: 10 })).toEqual([]);
+    expect((await store.searchText({ terms: ["linear"], limit: 10 })).length).toBe(1);
+
+    const docs = await store.listDocuments(resource.id);
+    await store.removeDocuments(
+      docs.filter((doc) => doc.path === "src/cache.ts").map((doc) => doc.id),
+    );
+    expect(await store.searchText({ terms: ["cache"], limit: 10 })).toEqual([]);
+    expect((await store.stats()).documents).toBe(1);
+    await store.close();
+  });
+
+  it("keeps its data across reopening and records its roots", async () => {
+    const file = join(tempDir(), "index.db");
+    const first = SqliteStore.open(file, { create: true });
+    const resource = await first.ensureResource("/repo", "folder");
+    await first.writeDocument(document(resource.id, "a.ts", "const answer = 42;"));
+    await first.close();
+
+    const second = SqliteStore.open(file, { create: false });
+    expect((await second.listResources()).map((r) => r.root)).toEqual(["/repo"]);
+    expect((await second.ensureResource("/repo", "folder")).id).toBe(resource.id);
+    expect((await second.searchText({ terms: ["answer"], limit: 5 })).length).toBe(1);
+    await second.close();
+  });
+
+  it("filters by path prefix", async () => {
+    const store = SqliteStore.open(join(tempDir(), "index.db"), { create: true });
+    const resource = await store.ensureResource("/repo", "folder");
+    await store.writeDocument(document(resource.id, "src/a.ts", "retry here"));
+    await store.writeDocument(document(resource.id, "srcx/b.ts", "retry there"));
+    await store.writeDocument(document(resource.id, "test/c.ts", "retry test"));
+    const hits = await store.searchText({ terms: ["retry"], limit: 10, pathPrefixes: ["src/"] });
+    expect(hits.map((hit) => hit.chunk.path)).toEqual(["src/a.ts"]);
+    await store.close();
+  });
+
+  it("refuses a missing index when asked not to create one", () => {
+    expect(() => SqliteStore.open(join(tempDir(), "none.db"), { create: false })).toThrow(
+      IndexMissingError,
+    );
+  });
+
+  it("refuses a file that is not a database, without touching it", () => {
+    const file = join(tempDir(), "index.db");
+    writeFileSync(file, "this is not sqlite at all, just some text that happens to be here");
+    expect(() => SqliteStore.open(file, { create: true })).toThrow(StoreError);
+    expect(() => SqliteStore.open(file, { create: true })).toThrow(/not an index database/);
+  });
+
+  it("refuses an SQLite file that belongs to something else", () => {
+    const file = join(tempDir(), "other.db");
+    const other = new Database(file);
+    other.exec("CREATE TABLE customers (id INTEGER)");
+    other.close();
+    expect(() => SqliteStore.open(file, { create: true })).toThrow(/not a ctx index/);
+    const reopened = new Database(file);
+    expect(reopened.prepare("SELECT name FROM sqlite_master").all()).toEqual([
+      { name: "customers" },
+    ]);
+    reopened.close();
+  });
+
+  it("refuses an index written by a newer version and leaves it as it was", async () => {
+    const file = join(tempDir(), "index.db");
+    const store = SqliteStore.open(file, { create: true });
+    await store.close();
+    const raw = new Database(file);
+    raw
+      .prepare("UPDATE ctx_meta SET value = ? WHERE key = 'schema_version'")
+      .run(String(SCHEMA_VERSION + 1));
+    raw.close();
+    expect(() => SqliteStore.open(file, { create: false })).toThrow(SchemaTooNewError);
+    const check = new Database(file);
+    expect(check.prepare("SELECT value FROM ctx_meta WHERE key = 'schema_version'").get()).toEqual({
+      value: String(SCHEMA_VERSION + 1),
+    });
+    check.close();
+  });
+});
