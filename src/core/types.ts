@@ -97,6 +97,8 @@ export interface StoredChunk {
   readonly kind: ChunkKind;
   readonly symbol: string;
   readonly parentId: number | null;
+  /** Symbol of the enclosing chunk (the class of a method); "" when none. */
+  readonly parentSymbol: string;
   readonly content: string;
   readonly header: string;
   readonly context: string | null;

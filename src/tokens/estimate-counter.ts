@@ -21,57 +21,62 @@ const CLASS = new Uint8Array(128).map((_, code) => {
 /**
  * A fast token estimate that errs high, shaped like the pre-tokenizers of BPE
  * vocabularies (o200k, cl100k): a letter run splits where lower case meets upper
- * case ("getHttp" → "get", "Http") and costs a token per four letters; digit
- * runs cost a token per three digits; punctuation a token each; an indent run a
- * token; a character outside ASCII a token and a half.
+ * case ("getHttp" → "get", "Http") and costs a token per four letters (an
+ * all-capitals run one per three); digit runs cost one per three digits;
+ * punctuation one each; a character outside ASCII one and a half. A space or tab
+ * just before a letter or punctuation joins that piece; other blank runs cost one.
  */
 export function estimateTokens(text: string): number {
   let tokens = 0;
   let run = 0;
   let runClass = 0;
-  let previous = 0;
+  let upperOnly = true;
+  let blank = 0;
   const closeRun = () => {
     if (run === 0) return;
-    tokens += runClass === DIGIT ? Math.ceil(run / 3) : runClass === SPACE ? 1 : Math.ceil(run / 4);
+    if (runClass === DIGIT) tokens += Math.ceil(run / 3);
+    else tokens += Math.ceil(run / (upperOnly && run > 1 ? 3 : 4));
     run = 0;
+  };
+  /** A blank run before `next`: its last character joins a letter or punctuation piece. */
+  const closeBlank = (next: number) => {
+    if (blank === 0) return;
+    const joins = next === LOWER || next === UPPER || next === OTHER;
+    tokens += joins && blank === 1 ? 0 : 1;
+    blank = 0;
   };
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
     const kind = code < 128 ? (CLASS[code] as number) : WIDE;
+    if (kind === SPACE) {
+      closeRun();
+      runClass = 0;
+      blank++;
+      continue;
+    }
+    closeBlank(kind);
     if (kind === LOWER || kind === UPPER) {
-      const continues =
-        (runClass === LOWER || runClass === UPPER) &&
-        run > 0 &&
-        !(kind === UPPER && previous === LOWER);
-      if (!continues) {
+      const isLetterRun = (runClass === LOWER || runClass === UPPER) && run > 0;
+      if (!isLetterRun || (kind === UPPER && runClass === LOWER)) {
         closeRun();
-        runClass = kind;
+        upperOnly = true;
       }
+      if (kind === LOWER) upperOnly = false;
+      runClass = kind;
       run++;
-    } else if (kind === DIGIT || kind === SPACE) {
-      if (runClass !== kind) {
-        closeRun();
-        runClass = kind;
-      }
+    } else if (kind === DIGIT) {
+      if (runClass !== DIGIT) closeRun();
+      runClass = DIGIT;
       run++;
     } else {
       closeRun();
       runClass = 0;
       tokens += kind === WIDE ? 1.5 : 1;
     }
-    // One space before a word joins that word's token.
-    if (
-      kind !== SPACE &&
-      previous === SPACE &&
-      text.charCodeAt(i - 1) === 32 &&
-      (i < 2 || text.charCodeAt(i - 2) !== 32)
-    ) {
-      tokens -= 1;
-    }
-    previous = kind;
   }
   closeRun();
-  return Math.max(0, Math.ceil(tokens));
+  closeBlank(NEWLINE);
+  return Math.ceil(tokens);
 }
 
 export const estimateCounter: TokenCounter = { name: "estimate", count: estimateTokens };

@@ -1,13 +1,21 @@
 import { countTokens, isWithinTokenLimit } from "gpt-tokenizer/encoding/o200k_base";
 import type { TokenCounter } from "../core/token-counter.js";
 
+/**
+ * Text that merely mentions a special token ("<|endoftext|>") is counted as the
+ * plain text it is; without this the tokenizer throws. Passing options costs
+ * more per call, so only text that could hold one gets them.
+ */
+const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
+const options = (text: string) => (text.includes("<|") ? PLAIN_TEXT : undefined);
+
 /** Exact counts with the o200k BPE vocabulary (GPT-4o family); Claude's run ~8–10 % higher. */
 export const o200kCounter: TokenCounter = {
   name: "o200k",
-  count: (text) => (text.length === 0 ? 0 : countTokens(text)),
+  count: (text) => (text.length === 0 ? 0 : countTokens(text, options(text))),
   countUpTo: (text, limit) => {
     if (text.length === 0) return 0;
-    const within = isWithinTokenLimit(text, limit);
+    const within = isWithinTokenLimit(text, limit, options(text));
     return within === false ? limit + 1 : within;
   },
 };

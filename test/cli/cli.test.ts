@@ -68,6 +68,14 @@ describe("ctx CLI", () => {
     expect(parsed.results.length).toBeLessThanOrEqual(20);
     expect(parsed.results.map((r) => r.path)).toContain("src/sample.ts");
     expect(parsed.results[0]?.snippet.toLowerCase()).toContain("retry");
+    // The class → method hierarchy is part of each result.
+    const run = runCli(["search", "RetryRunner run attempts", "--json"], root);
+    const methods = (
+      JSON.parse(run.stdout) as { results: { symbol: string; parent: string; kind: string }[] }
+    ).results;
+    expect(methods).toContainEqual(
+      expect.objectContaining({ symbol: "run", parent: "RetryRunner", kind: "method" }),
+    );
   });
 
   it("refreshes changed files before a query unless --no-refresh, from any folder of the project", () => {

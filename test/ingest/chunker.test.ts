@@ -266,3 +266,10 @@ describe("chunk size", () => {
     );
   });
 });
+
+describe("token counting", () => {
+  it("counts text that mentions a special token as plain text", () => {
+    expect(o200kCounter.count("model stops at <|endoftext|> here")).toBeGreaterThan(5);
+    expect(o200kCounter.countUpTo?.("<|endoftext|>", 100)).toBeGreaterThan(1);
+  });
+});

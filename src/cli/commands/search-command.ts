@@ -41,7 +41,10 @@ export function registerSearchCommand(
             process.stdout.write(`No chunks match "${query}".\n`);
           } else {
             for (const [rank, result] of results.entries()) {
-              const symbol = result.symbol ? ` ${result.kind} ${result.symbol}` : ` ${result.kind}`;
+              const owner = result.parent ? `${result.parent}.` : "";
+              const symbol = result.symbol
+                ? ` ${result.kind} ${owner}${result.symbol}`
+                : ` ${result.kind}`;
               process.stdout.write(
                 `${rank + 1}. ${result.path}:${result.startLine}-${result.endLine}${symbol} (score ${result.score})\n   ${result.snippet}\n`,
               );
@@ -65,6 +68,7 @@ function toResult(hit: TextHit, terms: readonly string[]) {
     score: Math.round(hit.score * 1000) / 1000,
     kind: chunk.kind,
     symbol: chunk.symbol,
+    parent: chunk.parentSymbol,
     snippet: snippetOf(chunk.content, terms),
   };
 }

@@ -34,7 +34,7 @@ export class DocumentChunker {
   async chunk(relPath: string, content: string): Promise<ChunkedDocument> {
     const language = languageOf(relPath);
     if (content.trim().length === 0) return { language, chunks: [], method: "windows" };
-    const text = new LineText(content);
+    const text = new LineText(content, this.meter.lineCost);
     if (language === "markdown") {
       return { language, chunks: chunkMarkdown(text, this.limits, this.meter), method: "markdown" };
     }

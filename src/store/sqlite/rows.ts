@@ -12,6 +12,7 @@ export interface ChunkRow {
   kind: string;
   symbol: string;
   parent_id: number | null;
+  parent_symbol: string | null;
   content: string;
   header: string;
   context: string | null;
@@ -19,7 +20,9 @@ export interface ChunkRow {
 }
 
 export const CHUNK_COLUMNS = `c.id, c.document_id, d.resource_id, d.path, d.language, c.start_line,
-  c.end_line, c.kind, c.symbol, c.parent_id, c.content, c.header, c.context, c.tokens`;
+  c.end_line, c.kind, c.symbol, c.parent_id,
+  (SELECT p.symbol FROM chunks p WHERE p.id = c.parent_id) AS parent_symbol,
+  c.content, c.header, c.context, c.tokens`;
 
 export function toStoredChunk(row: ChunkRow): StoredChunk {
   return {
@@ -33,6 +36,7 @@ export function toStoredChunk(row: ChunkRow): StoredChunk {
     kind: row.kind as ChunkKind,
     symbol: row.symbol,
     parentId: row.parent_id,
+    parentSymbol: row.parent_symbol ?? "",
     content: row.content,
     header: row.header,
     context: row.context,
