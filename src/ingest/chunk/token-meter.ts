@@ -15,6 +15,13 @@ export const SAFE_RATIO = 1.8;
  */
 const SAFE_LINE_RATIO = 1.25;
 
+/**
+ * Above this many times the limit, summed line costs mean "too large" without
+ * an exact count: 99.9 % of texts count at least 0.48 of their estimate. The
+ * rare exception is only split when it could have stayed whole.
+ */
+const SURELY_OVER_RATIO = 2.5;
+
 /** Lines with few vowels or long unbroken runs (base64, hex, scrambled text) fool the estimate. */
 function isIrregular(line: string): boolean {
   if (line.length < 24) return false;
@@ -76,6 +83,7 @@ export class TokenMeter {
   measureLines(text: LineText, start: number, end: number, limit: number): number {
     const estimate = text.estimate(start, end);
     if (estimate * SAFE_LINE_RATIO <= limit) return estimate;
+    if (estimate > limit * SURELY_OVER_RATIO) return limit + 1;
     return this.exactUpTo(text.slice(start, end), limit);
   }
 
