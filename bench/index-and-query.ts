@@ -35,7 +35,7 @@ async function main(): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), "ctx-bench-"));
   const dbFile = join(work, "index.db");
   try {
-    const engine = ContextEngine.open({
+    const engine = await ContextEngine.open({
       start: corpus,
       db: dbFile,
       env: { XDG_CONFIG_HOME: work },

@@ -2,6 +2,7 @@
 export { BudgetTooSmallError } from "./assemble/pack-to-budget.js";
 export { OUTPUT_FORMATS, type OutputFormat } from "./assemble/renderers.js";
 export type { ResolvedConfig } from "./config/resolved-config.js";
+export type { BreakerRecord, BreakerState } from "./core/breaker.js";
 export {
   ConfigError,
   CtxError,
@@ -22,6 +23,7 @@ export {
   DEFAULT_CAPABILITIES,
   type PlanContext,
   type StrategyCapabilities,
+  type StrategyContext,
   type TokenBudget,
 } from "./core/strategy.js";
 export type { TextBackend, TextHit, TextQuery } from "./core/text-backend.js";
@@ -36,15 +38,24 @@ export type {
 } from "./core/types.js";
 export {
   ContextEngine,
+  type EnabledStrategies,
   type OpenOptions,
   type QueryOptions,
   type QueryResult,
   type StatusReport,
+  type StrategyContribution,
 } from "./engine/context-engine.js";
 export { readBeirDataset } from "./eval/beir.js";
 export { type EvalOptions, type EvalReport, runEval } from "./eval/run-eval.js";
 export { SqliteStore } from "./store/sqlite/sqlite-store.js";
 export { SimpleKeywordStrategy } from "./strategies/builtins/simple-keyword.js";
+export type { StrategyRun } from "./strategies/provenance.js";
+export { StrategyRegistry, StrategyRegistryError } from "./strategies/registry.js";
+export { FALLBACK_CHAIN } from "./strategies/select-strategies.js";
+export {
+  DEFAULT_STRATEGY_SETTINGS,
+  type StrategySettings,
+} from "./strategies/strategy-settings.js";
 export { indexTerms, queryTerms } from "./text/code-tokenizer.js";
 export { estimateCounter } from "./tokens/estimate-counter.js";
 export { o200kCounter } from "./tokens/o200k-counter.js";

@@ -51,13 +51,14 @@ export function mergeFragments(
   return merged;
 }
 
-/** Orders by relevance, then path, then line: the order fragments are shown in. */
+/**
+ * Orders by relevance, then node id (resource, path and zero-padded line for
+ * file fragments), then id: the order fragments are packed and shown in.
+ */
 export function compareForOutput(a: ContextFragment, b: ContextFragment): number {
   if (a.score !== b.score) return b.score - a.score;
-  const pathA = a.source.kind === "file" ? a.source.path : a.id;
-  const pathB = b.source.kind === "file" ? b.source.path : b.id;
-  if (pathA !== pathB) return pathA < pathB ? -1 : 1;
-  return lineOf(a, "start") - lineOf(b, "start") || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  if (a.nodeId !== b.nodeId) return a.nodeId < b.nodeId ? -1 : 1;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
 function lineOf(fragment: ContextFragment, which: "start" | "end"): number {

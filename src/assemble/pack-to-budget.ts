@@ -1,9 +1,9 @@
 import { CtxError } from "../core/errors.js";
-import type { ContextFragment } from "../core/fragment.js";
+import type { ContextFragment, DetailDepth } from "../core/fragment.js";
 import type { TokenCounter } from "../core/token-counter.js";
+import { reduceDetail } from "./detail-depth.js";
 import { compareForOutput, mergeFragments } from "./merge-fragments.js";
 import { type Renderer, renderAll } from "./renderers.js";
-import { trimFragment } from "./trim-fragment.js";
 
 /** The budget cannot hold even an empty rendering of the request. */
 export class BudgetTooSmallError extends CtxError {
@@ -23,6 +23,12 @@ export interface PackOptions {
   readonly limit: number;
   readonly renderer: Renderer;
   readonly counter: TokenCounter;
+  /**
+   * Tokens allotted to each strategy: its fragments are packed first within its
+   * share, then what is left of the budget goes to the best remaining fragments
+   * of any strategy. Without it, all candidates compete for the whole budget.
+   */
+  readonly allocation?: ReadonlyMap<string, number>;
 }
 
 export interface PackResult {
@@ -32,18 +38,19 @@ export interface PackResult {
   readonly tokensUsed: number;
   /** Candidates left out for lack of budget. */
   readonly dropped: number;
-  /** Candidates shown cut short. */
-  readonly trimmed: number;
+  /** Candidates shown at a lower detail depth (signature or outline) to fit. */
+  readonly reduced: number;
 }
 
-/** Below this many spare tokens, a candidate that does not fit is not cut down. */
-const MIN_TRIM_ALLOWANCE = 40;
+const DEPTHS: readonly DetailDepth[] = ["full", "signature", "outline"];
 
 /**
- * Packs candidates, best first, into a rendering that never exceeds the limit:
- * adjacent or overlapping ranges of one file are merged (saving their headers),
- * a candidate that does not fit whole is cut to the lines that do, and the final
- * output is counted exactly, dropping the lowest fragments if it still runs over.
+ * Packs candidates into a rendering that never exceeds the limit. First each
+ * strategy's best fragments within its allotted share, then the best of the
+ * rest within what remains. A fragment that does not fit whole is tried as its
+ * signature and doc comment, then as its declaration line, before it is dropped.
+ * Adjacent or overlapping ranges of one file are merged (saving their headers).
+ * The final output is counted exactly and trimmed from the bottom if it runs over.
  */
 export function packToBudget(
   candidates: readonly ContextFragment[],
@@ -51,8 +58,7 @@ export function packToBudget(
 ): PackResult {
   const { renderer, limit, task, budget } = options;
   const count = memoize((text: string) => options.counter.count(text));
-  const emptyOutput = renderAll(renderer, task, budget, budget, []);
-  const emptyCost = count(emptyOutput);
+  const emptyCost = count(renderAll(renderer, task, budget, budget, []));
   if (emptyCost > limit) throw new BudgetTooSmallError(budget, emptyCost);
 
   const frame = count(renderer.prefix(task, budget, budget)) + count(renderer.suffix(1));
@@ -61,38 +67,49 @@ export function packToBudget(
   const costOf = (fragments: readonly ContextFragment[]) =>
     fragments.reduce((sum, fragment) => sum + blockCost(fragment), frame);
 
-  const ordered = [...candidates].sort(compareForOutput);
   const chosen: ContextFragment[] = [];
   let packed: ContextFragment[] = [];
+  let reduced = 0;
+  const spentBy = new Map<string, number>();
+
+  /** Adds the candidate at the richest depth that fits both the limit and `share`. */
+  const tryAdd = (candidate: ContextFragment, share: number): boolean => {
+    for (const depth of DEPTHS) {
+      const variant = depth === "full" ? candidate : reduceDetail(candidate, depth);
+      if (!variant) continue;
+      const cost = blockCost(variant);
+      if ((spentBy.get(candidate.strategy) ?? 0) + cost > share) continue;
+      const merged = mergeFragments([...chosen, variant], count);
+      if (costOf(merged) > limit) continue;
+      chosen.push(variant);
+      packed = merged;
+      spentBy.set(candidate.strategy, (spentBy.get(candidate.strategy) ?? 0) + cost);
+      if (depth !== "full") reduced++;
+      return true;
+    }
+    return false;
+  };
+
+  const ordered = [...candidates].sort(compareForOutput);
+  const leftover: ContextFragment[] = [];
+  const allocation = options.allocation;
+  if (allocation && allocation.size > 1) {
+    for (const candidate of ordered) {
+      if (!tryAdd(candidate, allocation.get(candidate.strategy) ?? 0)) leftover.push(candidate);
+    }
+  } else {
+    leftover.push(...ordered);
+  }
   let dropped = 0;
-  let trimmed = 0;
-  for (const candidate of ordered) {
-    const withCandidate = mergeFragments([...chosen, candidate], count);
-    if (costOf(withCandidate) <= limit) {
-      chosen.push(candidate);
-      packed = withCandidate;
-      continue;
-    }
-    const spare = limit - costOf(packed);
-    const touchesChosen = withCandidate.length <= packed.length;
-    const cut =
-      spare >= MIN_TRIM_ALLOWANCE && !touchesChosen
-        ? trimFragment(candidate, spare, blockCost, count)
-        : null;
-    if (cut) {
-      chosen.push(cut);
-      packed = mergeFragments(chosen, count);
-      trimmed++;
-    } else {
-      dropped++;
-    }
+  for (const candidate of leftover) {
+    if (!tryAdd(candidate, Number.POSITIVE_INFINITY)) dropped++;
   }
 
   packed.sort(compareForOutput);
   for (;;) {
     const { output, tokensUsed } = renderCounted(renderer, task, budget, packed, count);
     if (tokensUsed <= limit || packed.length === 0) {
-      return { fragments: packed, output, tokensUsed, dropped, trimmed };
+      return { fragments: packed, output, tokensUsed, dropped, reduced };
     }
     // Block counts add up to a little less than the whole in rare cases: drop the last.
     packed = packed.slice(0, -1);

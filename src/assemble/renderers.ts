@@ -1,5 +1,6 @@
 import { UsageError } from "../core/errors.js";
 import type { ContextFragment } from "../core/fragment.js";
+import type { StrategyRun } from "../strategies/provenance.js";
 
 export const OUTPUT_FORMATS = ["markdown", "xml", "json"] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -17,14 +18,23 @@ export interface Renderer {
   suffix(fragmentCount: number): string;
 }
 
-export function rendererFor(format: string): Renderer {
+export interface RenderOptions {
+  /** Add the provenance preamble and each fragment's strategy. */
+  readonly explain: boolean;
+  /** What each strategy did, for the preamble. */
+  readonly runs: readonly StrategyRun[];
+}
+
+const PLAIN: RenderOptions = { explain: false, runs: [] };
+
+export function rendererFor(format: string, options: RenderOptions = PLAIN): Renderer {
   switch (format) {
     case "markdown":
-      return markdownRenderer;
+      return markdownRenderer(options);
     case "xml":
-      return xmlRenderer;
+      return xmlRenderer(options);
     case "json":
-      return jsonRenderer;
+      return jsonRenderer(options);
     default:
       throw new UsageError(`unknown format "${format}"; use one of: ${OUTPUT_FORMATS.join(", ")}`);
   }
@@ -57,8 +67,28 @@ export function sourceLabel(fragment: ContextFragment): string {
   }
 }
 
-function formatScore(score: number): string {
+export function formatScore(score: number): string {
   return (Math.round(score * 1000) / 1000).toFixed(3);
+}
+
+/** One line per strategy: what it was given, what it returned, what went wrong. */
+export function describeRun(run: StrategyRun): string {
+  if (run.status !== "ran") {
+    const why = {
+      "no-backend": "a backend it needs is missing",
+      "breaker-open": "its circuit breaker is open",
+      declined: "it declined (confidence 0)",
+      disabled: "disabled in settings",
+    }[run.status];
+    return `${run.name}: skipped, ${why}${run.errors.length > 0 ? ` (${run.errors.join("; ")})` : ""}`;
+  }
+  const fallback = run.fallback ? " (fallback)" : "";
+  const errors = run.errors.length > 0 ? `, errors: ${run.errors.join("; ")}` : "";
+  return (
+    `${run.name}${fallback}: confidence ${run.confidence.toFixed(2)} × quality ${run.quality.toFixed(2)}, ` +
+    `allocated ${run.allocated} tokens, returned ${run.used} in ${run.fragments} fragments ` +
+    `(${run.totalFragments} found), ${Math.round(run.executionTimeMs)} ms, breaker ${run.breaker}${errors}`
+  );
 }
 
 function languageOf(fragment: ContextFragment): string {
@@ -67,70 +97,92 @@ function languageOf(fragment: ContextFragment): string {
     : "";
 }
 
-const markdownRenderer: Renderer = {
-  format: "markdown",
-  prefix: (task) => `# Context for: ${task.replace(/\s+/g, " ").trim()}\n\n`,
-  block: (fragment) => {
-    const symbol = fragment.symbol ? ` — ${fragment.symbol}` : "";
-    // A fence longer than any backtick run inside keeps the content intact.
-    const longestRun = Math.max(
-      2,
-      ...[...fragment.content.matchAll(/`+/g)].map((run) => run[0].length),
-    );
-    const fence = "`".repeat(longestRun + 1);
-    return (
-      `## ${sourceLabel(fragment)}${symbol} (score ${formatScore(fragment.score)})\n\n` +
-      `${fence}${languageOf(fragment)}\n${fragment.content}\n${fence}\n`
-    );
-  },
-  separator: "\n",
-  suffix: (count) => (count === 0 ? "_No matching fragments._\n" : ""),
-};
+function markdownRenderer({ explain, runs }: RenderOptions): Renderer {
+  const preamble = explain
+    ? `> Provenance: which strategies ran and what they returned\n${runs.map((run) => `> - ${describeRun(run)}\n`).join("")}\n`
+    : "";
+  return {
+    format: "markdown",
+    prefix: (task) => `# Context for: ${task.replace(/\s+/g, " ").trim()}\n\n${preamble}`,
+    block: (fragment) => {
+      const symbol = fragment.symbol ? ` — ${fragment.symbol}` : "";
+      const depth = fragment.detailDepth === "full" ? "" : `, ${fragment.detailDepth} only`;
+      const by = explain ? `, ${fragment.strategy}${depth}` : depth;
+      // A fence longer than any backtick run inside keeps the content intact.
+      const longestRun = Math.max(
+        2,
+        ...[...fragment.content.matchAll(/`+/g)].map((run) => run[0].length),
+      );
+      const fence = "`".repeat(longestRun + 1);
+      return (
+        `## ${sourceLabel(fragment)}${symbol} (score ${formatScore(fragment.score)}${by})\n\n` +
+        `${fence}${languageOf(fragment)}\n${fragment.content}\n${fence}\n`
+      );
+    },
+    separator: "\n",
+    suffix: (count) => (count === 0 ? "_No matching fragments._\n" : ""),
+  };
+}
 
-const xmlRenderer: Renderer = {
-  format: "xml",
-  prefix: (task) => `<context task="${escapeAttribute(task)}">\n`,
-  block: (fragment) => {
-    const { source } = fragment;
-    const where =
-      source.kind === "file"
-        ? ` path="${escapeAttribute(source.path)}" lines="${source.startLine}-${source.endLine}"`
-        : ` source="${escapeAttribute(sourceLabel(fragment))}"`;
-    const symbol = fragment.symbol ? ` symbol="${escapeAttribute(fragment.symbol)}"` : "";
-    // Content stays raw for the model to read; only a closing tag inside is defused.
-    const content = fragment.content.replaceAll("</fragment>", "<\\/fragment>");
-    return `<fragment id="${escapeAttribute(fragment.id)}"${where}${symbol} score="${formatScore(fragment.score)}">\n${content}\n</fragment>\n`;
-  },
-  separator: "",
-  suffix: () => "</context>\n",
-};
+function xmlRenderer({ explain, runs }: RenderOptions): Renderer {
+  const preamble = explain
+    ? `<provenance>\n${runs
+        .map(
+          (run) =>
+            `<strategy name="${escapeAttribute(run.name)}" status="${run.status}">${escapeText(describeRun(run))}</strategy>\n`,
+        )
+        .join("")}</provenance>\n`
+    : "";
+  return {
+    format: "xml",
+    prefix: (task) => `<context task="${escapeAttribute(task)}">\n${preamble}`,
+    block: (fragment) => {
+      const { source } = fragment;
+      const where =
+        source.kind === "file"
+          ? ` path="${escapeAttribute(source.path)}" lines="${source.startLine}-${source.endLine}"`
+          : ` source="${escapeAttribute(sourceLabel(fragment))}"`;
+      const symbol = fragment.symbol ? ` symbol="${escapeAttribute(fragment.symbol)}"` : "";
+      const depth = fragment.detailDepth === "full" ? "" : ` depth="${fragment.detailDepth}"`;
+      const by = explain ? ` strategy="${escapeAttribute(fragment.strategy)}"` : "";
+      // Content stays raw for the model to read; only a closing tag inside is defused.
+      const content = fragment.content.replaceAll("</fragment>", "<\\/fragment>");
+      return `<fragment id="${escapeAttribute(fragment.id)}"${where}${symbol} score="${formatScore(fragment.score)}"${depth}${by}>\n${content}\n</fragment>\n`;
+    },
+    separator: "",
+    suffix: () => "</context>\n",
+  };
+}
 
-const jsonRenderer: Renderer = {
-  format: "json",
-  prefix: (task, budget, tokensUsed) =>
-    `{"task":${JSON.stringify(task)},"budget":${budget},"tokensUsed":${tokensUsed},"fragments":[`,
-  block: (fragment) => {
-    const { source } = fragment;
-    const file = source.kind === "file";
-    return JSON.stringify({
-      id: fragment.id,
-      path: file ? source.path : sourceLabel(fragment),
-      startLine: file ? source.startLine : 0,
-      endLine: file ? source.endLine : 0,
-      score: Number(formatScore(fragment.score)),
-      tokens: fragment.tokens,
-      content: fragment.content,
-    });
-  },
-  separator: ",",
-  suffix: () => "]}\n",
-};
+function jsonRenderer({ explain, runs }: RenderOptions): Renderer {
+  const provenance = explain ? `"provenance":${JSON.stringify({ strategies: runs })},` : "";
+  return {
+    format: "json",
+    prefix: (task, budget, tokensUsed) =>
+      `{"task":${JSON.stringify(task)},"budget":${budget},"tokensUsed":${tokensUsed},${provenance}"fragments":[`,
+    block: (fragment) => {
+      const { source } = fragment;
+      const file = source.kind === "file";
+      return JSON.stringify({
+        id: fragment.id,
+        path: file ? source.path : sourceLabel(fragment),
+        startLine: file ? source.startLine : 0,
+        endLine: file ? source.endLine : 0,
+        score: Number(formatScore(fragment.score)),
+        tokens: fragment.tokens,
+        content: fragment.content,
+        ...(explain ? { strategy: fragment.strategy, detailDepth: fragment.detailDepth } : {}),
+      });
+    },
+    separator: ",",
+    suffix: () => "]}\n",
+  };
+}
 
 function escapeAttribute(text: string): string {
-  return text
-    .replaceAll("&", "&amp;")
-    .replaceAll('"', "&quot;")
-    .replaceAll("<", "&lt;")
-    .replaceAll(">", "&gt;")
-    .replaceAll("\n", "&#10;");
+  return escapeText(text).replaceAll('"', "&quot;").replaceAll("\n", "&#10;");
+}
+
+function escapeText(text: string): string {
+  return text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
 }

@@ -3,9 +3,11 @@ import { Command, CommanderError } from "commander";
 import { CtxError, describeError, UsageError } from "../core/errors.js";
 import { registerEvalCommand } from "./commands/eval-command.js";
 import { registerIndexCommand } from "./commands/index-command.js";
+import { registerProjectCommand } from "./commands/project-command.js";
 import { registerQueryCommand } from "./commands/query-command.js";
 import { registerSearchCommand } from "./commands/search-command.js";
 import { registerStatusCommand } from "./commands/status-command.js";
+import { registerStrategiesCommand } from "./commands/strategies-command.js";
 import { VERSION } from "./version.js";
 
 /** Runs the CLI and returns its exit code: 0 ok, 1 failure, 2 bad usage. */
@@ -35,6 +37,8 @@ export async function main(argv: readonly string[]): Promise<number> {
   registerSearchCommand(program, run);
   registerStatusCommand(program, run);
   registerEvalCommand(program, run);
+  registerStrategiesCommand(program, run);
+  registerProjectCommand(program, run);
   try {
     await program.parseAsync(argv, { from: "node" });
   } catch (error) {

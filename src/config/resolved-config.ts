@@ -4,6 +4,7 @@ import { type ChunkLimits, DEFAULT_CHUNK_LIMITS } from "../ingest/chunk/draft-bu
 import { DEFAULT_LIMITS, type HydrationLimits } from "../ingest/hydrate/discover-files.js";
 import type { TokenCounterName } from "../tokens/create-counter.js";
 import type { ConfigFile } from "./schema.js";
+import { resolveStrategyConfig, type StrategyConfig } from "./strategy-config.js";
 
 /** Every setting with its value, after files are merged and defaults applied. */
 export interface ResolvedConfig {
@@ -16,6 +17,7 @@ export interface ResolvedConfig {
   readonly storePath: string;
   readonly fieldWeights: FieldWeights;
   readonly query: { readonly budget: number; readonly format: OutputFormat };
+  readonly strategies: StrategyConfig;
   /** Config files that were read, lowest priority first. */
   readonly sources: readonly string[];
 }
@@ -53,6 +55,7 @@ export function resolveConfig(
     storePath: merged.store?.path ?? DEFAULT_STORE_PATH,
     fieldWeights: { ...DEFAULT_FIELD_WEIGHTS, ...weights },
     query: { budget: merged.query?.budget ?? 8000, format: merged.query?.format ?? "markdown" },
+    strategies: resolveStrategyConfig(files),
     sources: files.map((file) => file.path),
   };
 }

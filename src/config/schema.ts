@@ -4,6 +4,32 @@ import { TOKEN_COUNTERS } from "../tokens/create-counter.js";
 
 const positiveInt = z.number().int().positive();
 
+/** Settings of one strategy (`[context.strategies.settings.NAME]`). */
+const strategySettingsSchema = z.strictObject({
+  /** Seconds a strategy may run before it is aborted (default 30). */
+  timeout_seconds: z.number().positive().max(3600).optional(),
+  /** Most fragments kept from one run (default 100). */
+  max_fragments: positiveInt.optional(),
+  /** Runs of this strategy allowed at once, across concurrent requests (default 4). */
+  max_workers: positiveInt.max(64).optional(),
+  /** Consecutive failures that open its circuit breaker (default 3). */
+  circuit_breaker_threshold: positiveInt.optional(),
+  /** Seconds an open breaker waits before letting one trial run through (default 30). */
+  circuit_breaker_cooldown_seconds: z.number().min(0).optional(),
+  /** Largest share of a request's budget it may be allotted, 0..1 (default 1). */
+  max_budget_share: z.number().gt(0).max(1).optional(),
+  /** false turns the strategy off even when listed in `enabled`. */
+  enabled: z.boolean().optional(),
+});
+
+/** `module-path:ExportName`, the path relative to the config file that names it. */
+const customStrategySchema = z
+  .string()
+  .regex(
+    /^.+:[A-Za-z_$][\w$]*$/,
+    'expected "module-path:ExportName", e.g. "./strategies/mine.js:MyStrategy"',
+  );
+
 /** One config file (`ctx.toml` or the user's `config.toml`): every key optional, unknown keys refused. */
 export const configFileSchema = z.strictObject({
   hydration: z
@@ -55,6 +81,20 @@ export const configFileSchema = z.strictObject({
           symbols: z.number().min(0).optional(),
           context: z.number().min(0).optional(),
           body: z.number().min(0).optional(),
+        })
+        .optional(),
+    })
+    .optional(),
+  context: z
+    .strictObject({
+      strategies: z
+        .strictObject({
+          /** Strategies that run for a request (default ["simple-keyword"]). */
+          enabled: z.array(z.string().min(1)).optional(),
+          /** Custom strategies: name = "module-path:ExportName". */
+          custom: z.record(z.string().min(1), customStrategySchema).optional(),
+          /** Per-strategy settings, by strategy name. */
+          settings: z.record(z.string().min(1), strategySettingsSchema).optional(),
         })
         .optional(),
     })

@@ -1,3 +1,4 @@
+import type { BreakerRecord } from "./breaker.js";
 import type { TextBackend } from "./text-backend.js";
 import type {
   ChunkDraft,
@@ -43,6 +44,15 @@ export interface StoreStats {
   readonly languages: Readonly<Record<string, number>>;
 }
 
+/** A project's own record: per-project overrides that live with its index. */
+export interface ProjectRecord {
+  /** Namespaced name, e.g. `local/my-project`. */
+  readonly name: string;
+  /** Strategies enabled for this project, replacing the configured list; null: use the config. */
+  readonly enabledStrategies: readonly string[] | null;
+  readonly updatedAt: string | null;
+}
+
 /**
  * Persistent index: resources, documents, chunks and their full-text index.
  * SQL dialects stay inside adapters; the core only sees this interface.
@@ -66,5 +76,11 @@ export interface Store extends TextBackend {
   /** Chunks of one document in line order. */
   getDocumentChunks(resourceId: string, path: string): Promise<StoredChunk[]>;
   stats(): Promise<StoreStats>;
+  /** The project's record (an empty one when never written). */
+  getProject(name: string): Promise<ProjectRecord>;
+  /** Sets (or with null clears) the project's enabled-strategy override. */
+  setProjectStrategies(name: string, strategies: readonly string[] | null): Promise<void>;
+  listBreakers(project: string): Promise<BreakerRecord[]>;
+  saveBreaker(project: string, record: BreakerRecord): Promise<void>;
   close(): Promise<void>;
 }

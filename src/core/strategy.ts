@@ -1,5 +1,6 @@
 import type { ContextFragment } from "./fragment.js";
 import type { TextBackend } from "./text-backend.js";
+import type { TokenCounter } from "./token-counter.js";
 
 /** What a strategy needs and how good it is believed to be. */
 export interface StrategyCapabilities {
@@ -58,9 +59,21 @@ export interface PlanContext {
   readonly parentIds: readonly string[];
 }
 
-/** The backends available to strategies for one request. */
+/** The backends available to strategies for one request; a missing one is not available. */
 export interface Backends {
+  /** Full-text (BM25) search over chunks. */
   readonly text?: TextBackend;
+}
+
+/**
+ * What a custom strategy module receives when it is constructed (or its
+ * factory called): `new MyStrategy(context)` or `createMyStrategy(context)`.
+ */
+export interface StrategyContext {
+  /** The engine's token counter: fragments' `tokens` should use it. */
+  readonly counter: TokenCounter;
+  /** The project root folder. */
+  readonly projectRoot: string;
 }
 
 /** A pluggable retrieval strategy (see design.md, "The strategy pipeline"). */
@@ -69,7 +82,11 @@ export interface ContextStrategy {
   readonly capabilities: StrategyCapabilities;
   /** Confidence, 0..1, that this strategy can serve the request with these backends. */
   canHandle(request: ContextRequest, backends: Backends): number;
-  /** Fragments ordered by relevance; their tokens sum to at most `budget.allocated`. */
+  /**
+   * Fragments, best first. Those within `budget.allocated` tokens are the
+   * strategy's share; it may add further candidates up to `budget.total`, which
+   * fill what other strategies leave unused. Should stop when `signal` aborts.
+   */
   assemble(
     request: ContextRequest,
     backends: Backends,

@@ -1,24 +1,26 @@
 import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { type PackResult, packToBudget } from "../assemble/pack-to-budget.js";
 import { type OutputFormat, rendererFor } from "../assemble/renderers.js";
 import { loadConfig } from "../config/load-config.js";
 import type { ResolvedConfig } from "../config/resolved-config.js";
 import { UsageError } from "../core/errors.js";
+import type { ContextFragment } from "../core/fragment.js";
 import type { Store, StoreStats } from "../core/store.js";
-import type { ContextStrategy } from "../core/strategy.js";
+import type { Backends } from "../core/strategy.js";
 import type { TextHit } from "../core/text-backend.js";
 import type { TokenCounter } from "../core/token-counter.js";
 import type { IndexReport, Resource } from "../core/types.js";
-import { DocumentChunker } from "../ingest/chunk/chunk-document.js";
-import { InThreadPreparer } from "../ingest/in-thread-preparer.js";
-import { type IndexProgress, indexResources } from "../ingest/index-resources.js";
-import type { DocumentPreparer } from "../ingest/preparer.js";
-import { WorkerPreparer } from "../ingest/worker-preparer.js";
+import type { IndexProgress } from "../ingest/index-resources.js";
 import { SqliteStore } from "../store/sqlite/sqlite-store.js";
-import { SimpleKeywordStrategy } from "../strategies/builtins/simple-keyword.js";
+import { ProjectBreakers } from "../strategies/breaker-board.js";
+import { buildRegistry } from "../strategies/build-registry.js";
+import type { StrategyRun } from "../strategies/provenance.js";
+import type { StrategyRegistry } from "../strategies/registry.js";
+import { StrategyPipeline } from "../strategies/strategy-pipeline.js";
 import { queryTerms } from "../text/code-tokenizer.js";
 import { createTokenCounter } from "../tokens/create-counter.js";
+import { indexProject } from "./index-project.js";
 import { findProjectRoot, indexPathFor } from "./locate-project.js";
 
 export interface OpenOptions {
@@ -26,8 +28,12 @@ export interface OpenOptions {
   readonly start?: string;
   /** Index file, overriding the configured one; relative to `cwd`. */
   readonly db?: string;
-  /** Create the index when missing (default true); false makes a missing index an error. */
-  readonly create?: boolean;
+  /**
+   * When the index file does not exist: create it (default), fail with
+   * IndexMissingError, or use an empty in-memory index (to inspect settings and
+   * strategies without leaving a file behind).
+   */
+  readonly ifMissing?: "create" | "fail" | "in-memory";
   readonly cwd?: string;
   readonly env?: NodeJS.ProcessEnv;
 }
@@ -38,6 +44,18 @@ export interface QueryOptions {
   readonly format?: OutputFormat;
   /** Only fragments under these paths (relative to a root). */
   readonly paths?: readonly string[];
+  /** Run these strategies instead of the project's enabled list. */
+  readonly strategies?: readonly string[];
+  /** Put the provenance preamble (and each fragment's strategy) in the output. */
+  readonly explain?: boolean;
+  readonly signal?: AbortSignal;
+}
+
+/** What one strategy contributed to a query, after packing. */
+export interface StrategyContribution extends StrategyRun {
+  /** Fragments of this strategy in the output, and their tokens. */
+  readonly packedFragments: number;
+  readonly packedTokens: number;
 }
 
 export interface QueryResult extends PackResult {
@@ -45,60 +63,92 @@ export interface QueryResult extends PackResult {
   readonly budget: number;
   readonly format: OutputFormat;
   readonly candidates: number;
+  readonly provenance: readonly StrategyContribution[];
 }
 
 export interface StatusReport {
   readonly root: string;
+  readonly project: string;
   readonly indexPath: string;
   readonly indexBytes: number;
   readonly store: StoreStats;
   readonly resources: readonly Resource[];
   readonly tokenCounter: string;
   readonly configFiles: readonly string[];
+  readonly enabledStrategies: readonly string[];
+}
+
+/** Which strategies run for a project, and where that list comes from. */
+export interface EnabledStrategies {
+  readonly enabled: readonly string[];
+  readonly source: "project" | "config" | "default";
+  /** The config file, for "config". */
+  readonly file?: string;
 }
 
 /**
- * The library's entry point: one project, its configuration and its index.
- * The CLI (and later the MCP server) are thin layers over these methods.
+ * The library's entry point: one project, its configuration, its index and its
+ * strategy pipeline. The CLI (and the MCP server) are thin layers over it.
  */
 export class ContextEngine {
-  readonly root: string;
-  readonly indexPath: string;
-  readonly config: ResolvedConfig;
-  readonly store: Store;
   readonly counter: TokenCounter;
-  /** True when this open created the index file. */
-  readonly created: boolean;
-  private readonly keyword: ContextStrategy;
 
   private constructor(
-    root: string,
-    indexPath: string,
-    config: ResolvedConfig,
-    store: Store,
-    created: boolean,
+    readonly root: string,
+    readonly project: string,
+    readonly indexPath: string,
+    readonly config: ResolvedConfig,
+    readonly store: Store,
+    readonly pipeline: StrategyPipeline,
+    /** True when this open created the index file. */
+    readonly created: boolean,
+    counter: TokenCounter,
   ) {
-    this.root = root;
-    this.indexPath = indexPath;
-    this.config = config;
-    this.store = store;
-    this.created = created;
-    this.counter = createTokenCounter(config.tokens.counter);
-    this.keyword = new SimpleKeywordStrategy(this.counter);
+    this.counter = counter;
   }
 
-  static open(options: OpenOptions = {}): ContextEngine {
+  static async open(options: OpenOptions = {}): Promise<ContextEngine> {
     const cwd = options.cwd ?? process.cwd();
     const root = findProjectRoot(resolve(cwd, options.start ?? "."));
     const config = loadConfig(root, options.env);
+    const counter = createTokenCounter(config.tokens.counter);
+    const registry = await buildRegistry(config.strategies, { counter, projectRoot: root });
     const indexPath = indexPathFor(root, config.storePath, options.db, cwd);
     const existed = existsSync(indexPath);
-    const store = SqliteStore.open(indexPath, {
-      create: options.create ?? true,
+    const ifMissing = options.ifMissing ?? "create";
+    const inMemory = !existed && ifMissing === "in-memory";
+    const store = SqliteStore.open(inMemory ? ":memory:" : indexPath, {
+      create: ifMissing !== "fail",
       fieldWeights: config.fieldWeights,
     });
-    if (!existed) ignoreIndexFolder(indexPath);
-    return new ContextEngine(root, indexPath, config, store, !existed);
+    if (!existed && !inMemory) ignoreIndexFolder(indexPath);
+    const project = `local/${basename(root)}`;
+    const stored = new Map(
+      (await store.listBreakers(project)).map((record) => [record.strategy, record]),
+    );
+    const breakers = new ProjectBreakers(config.strategies.settingsFor, stored, {
+      save: (record) => store.saveBreaker(project, record),
+    });
+    const pipeline = new StrategyPipeline({
+      registry,
+      settingsFor: config.strategies.settingsFor,
+      counter,
+      breakers,
+    });
+    return new ContextEngine(
+      root,
+      project,
+      indexPath,
+      config,
+      store,
+      pipeline,
+      !existed && !inMemory,
+      counter,
+    );
+  }
+
+  get registry(): StrategyRegistry {
+    return this.pipeline.registry;
   }
 
   /**
@@ -111,12 +161,7 @@ export class ContextEngine {
   ): Promise<IndexReport> {
     const roots =
       paths && paths.length > 0 ? paths.map((path) => resolve(path)) : await this.coveredRoots();
-    return indexResources(roots, {
-      store: this.store,
-      limits: this.config.hydration,
-      preparerFor: (files) => this.preparerFor(files),
-      ...(onProgress ? { onProgress } : {}),
-    });
+    return indexProject(roots, this.store, this.config, this.counter, onProgress);
   }
 
   /** Re-indexes what changed under the roots the index covers. */
@@ -124,7 +169,7 @@ export class ContextEngine {
     return this.index(undefined, onProgress);
   }
 
-  /** Assembles context for a task within a token budget. */
+  /** Assembles context for a task within a token budget, through the strategy pipeline. */
   async query(options: QueryOptions): Promise<QueryResult> {
     if (!Number.isInteger(options.budget) || options.budget <= 0) {
       throw new UsageError(
@@ -133,17 +178,21 @@ export class ContextEngine {
     }
     const format = options.format ?? this.config.query.format;
     const limit = Math.floor(options.budget * (1 - this.config.tokens.safetyMargin));
-    const candidates = await this.keyword.assemble(
+    const enabled = options.strategies ?? (await this.enabledStrategies()).enabled;
+    if (options.strategies) this.registry.assertEnabled(options.strategies, "requested strategies");
+    const { candidates, allocation, runs } = await this.pipeline.run(
       { task: options.task, budget: limit, ...(options.paths ? { paths: options.paths } : {}) },
-      { text: this.store },
-      { total: limit, allocated: limit },
+      this.backends(),
+      enabled,
+      options.signal ? { signal: options.signal } : {},
     );
     const packed = packToBudget(candidates, {
       task: options.task,
       budget: options.budget,
       limit,
-      renderer: rendererFor(format),
+      renderer: rendererFor(format, { explain: options.explain ?? false, runs }),
       counter: this.counter,
+      allocation,
     });
     return {
       ...packed,
@@ -151,7 +200,23 @@ export class ContextEngine {
       budget: options.budget,
       format,
       candidates: candidates.length,
+      provenance: contributions(runs, packed.fragments),
     };
+  }
+
+  /** Candidates for a task, best first, before packing: what `ctx eval` ranks. */
+  async rank(
+    task: string,
+    depth: number,
+    strategies?: readonly string[],
+  ): Promise<ContextFragment[]> {
+    const enabled = strategies ?? (await this.enabledStrategies()).enabled;
+    const { candidates } = await this.pipeline.run(
+      { task, budget: Number.MAX_SAFE_INTEGER, maxFragments: depth },
+      this.backends(),
+      enabled,
+    );
+    return candidates.slice(0, depth);
   }
 
   /** Ranked chunks for a keyword query, best first. */
@@ -166,44 +231,72 @@ export class ContextEngine {
     });
   }
 
+  /** The project's override if set, else the config's list, else the default. */
+  async enabledStrategies(): Promise<EnabledStrategies> {
+    const record = await this.store.getProject(this.project);
+    if (record.enabledStrategies) {
+      this.registry.assertEnabled(
+        record.enabledStrategies,
+        `project ${this.project} (ctx project context set)`,
+      );
+      return { enabled: record.enabledStrategies, source: "project" };
+    }
+    const { enabled, enabledSource } = this.config.strategies;
+    return enabledSource === "default"
+      ? { enabled, source: "default" }
+      : { enabled, source: "config", file: enabledSource };
+  }
+
+  /** Replaces the project's enabled strategies (null restores the configured list). */
+  async setProjectStrategies(strategies: readonly string[] | null): Promise<void> {
+    if (strategies !== null) {
+      if (strategies.length === 0)
+        throw new UsageError("name at least one strategy with --strategy");
+      this.registry.assertEnabled(strategies, "--strategy");
+    }
+    await this.store.setProjectStrategies(this.project, strategies);
+  }
+
   async status(): Promise<StatusReport> {
     return {
       root: this.root,
+      project: this.project,
       indexPath: this.indexPath,
       indexBytes: fileSize(this.indexPath) + fileSize(`${this.indexPath}-wal`),
       store: await this.store.stats(),
       resources: await this.store.listResources(),
       tokenCounter: this.counter.name,
       configFiles: this.config.sources,
+      enabledStrategies: (await this.enabledStrategies()).enabled,
     };
-  }
-
-  /** Paths relative to the project root, for display. */
-  displayPath(path: string): string {
-    const rel = relative(this.root, path);
-    return rel === "" ? "." : rel.startsWith("..") ? path : rel;
   }
 
   async close(): Promise<void> {
     await this.store.close();
   }
 
+  private backends(): Backends {
+    return { text: this.store };
+  }
+
   private async coveredRoots(): Promise<string[]> {
     const resources = await this.store.listResources();
     return resources.length > 0 ? resources.map((resource) => resource.root) : [this.root];
   }
+}
 
-  private preparerFor(files: number): DocumentPreparer {
-    const { workers } = this.config;
-    const chunker = () => new DocumentChunker(this.config.chunking, this.counter);
-    // Starting threads costs more than it saves on a handful of changed files.
-    if (files < 48 || workers === 0) return new InThreadPreparer(chunker());
-    const pool = WorkerPreparer.create(
-      { limits: this.config.chunking, counter: this.counter.name },
-      workers ?? undefined,
-    );
-    return pool ?? new InThreadPreparer(chunker());
-  }
+function contributions(
+  runs: readonly StrategyRun[],
+  packed: readonly ContextFragment[],
+): StrategyContribution[] {
+  return runs.map((run) => {
+    const mine = packed.filter((fragment) => fragment.strategy === run.name);
+    return {
+      ...run,
+      packedFragments: mine.length,
+      packedTokens: mine.reduce((sum, fragment) => sum + fragment.tokens, 0),
+    };
+  });
 }
 
 /** A new `.ctx` folder ignores itself, so git (and `git ls-files`) never list the index. */

@@ -1,15 +1,18 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { ContextFragment } from "../core/fragment.js";
 import type { Store } from "../core/store.js";
-import type { ContextStrategy } from "../core/strategy.js";
 import type { TokenCounter } from "../core/token-counter.js";
 import { indexText } from "../text/code-tokenizer.js";
 import type { BeirDataset, CorpusUnit } from "./beir.js";
 import { mrrAtK, ndcgAtK, passAtK } from "./metrics.js";
 
 export interface EvalOptions {
-  readonly strategy: ContextStrategy;
+  /** What is measured, for the report: a strategy name or names joined by "+". */
+  readonly label: string;
+  /** Ranks the store's units for a query, best first (at least `depth` when there are). */
+  readonly rank: (store: Store, query: string, depth: number) => Promise<ContextFragment[]>;
   /** Cut-offs for Pass@k and tokens per query; nDCG and MRR are always @10. */
   readonly ks: readonly number[];
   readonly counter: TokenCounter;
@@ -36,7 +39,7 @@ export interface EvalReport {
 
 /**
  * Indexes a BEIR corpus (one unit per line, pre-chunked) into a temporary store,
- * ranks it for every judged query with the strategy, and scores the rankings.
+ * ranks it for every judged query, and scores the rankings.
  */
 export async function runEval(dataset: BeirDataset, options: EvalOptions): Promise<EvalReport> {
   const dir = mkdtempSync(join(tmpdir(), "ctx-eval-"));
@@ -56,11 +59,7 @@ export async function runEval(dataset: BeirDataset, options: EvalOptions): Promi
     };
     const queryStart = performance.now();
     for (const [index, query] of judged.entries()) {
-      const fragments = await options.strategy.assemble(
-        { task: query.text, budget: Number.MAX_SAFE_INTEGER, maxFragments: depth },
-        { text: store },
-        { total: Number.MAX_SAFE_INTEGER, allocated: Number.MAX_SAFE_INTEGER },
-      );
+      const fragments = await options.rank(store, query.text, depth);
       const ranked = fragments.map((fragment) =>
         fragment.source.kind === "file" ? fragment.source.path : fragment.id,
       );
@@ -79,7 +78,7 @@ export async function runEval(dataset: BeirDataset, options: EvalOptions): Promi
     const percent = (value: number) => round((100 * value) / n);
     return {
       dataset: dataset.name,
-      strategy: options.strategy.name,
+      strategy: options.label,
       queries: judged.length,
       passAtK: Object.fromEntries(options.ks.map((k) => [k, percent(sums.pass.get(k) ?? 0)])),
       ndcgAt10: percent(sums.ndcg),

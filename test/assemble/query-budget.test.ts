@@ -14,7 +14,7 @@ let engine: ContextEngine;
 beforeAll(async () => {
   const root = tempDir("ctx-query-");
   cpSync(FIXTURES, root, { recursive: true });
-  engine = ContextEngine.open({ start: root, cwd: root, env: { XDG_CONFIG_HOME: root } });
+  engine = await ContextEngine.open({ start: root, cwd: root, env: { XDG_CONFIG_HOME: root } });
   await engine.index([root]);
 });
 

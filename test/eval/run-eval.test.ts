@@ -1,20 +1,22 @@
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { resolveStrategyConfig } from "../../src/config/strategy-config.js";
 import { EvalDataError, PathNotFoundError } from "../../src/core/errors.js";
 import { readBeirDataset } from "../../src/eval/beir.js";
+import { pipelineRanker } from "../../src/eval/pipeline-ranker.js";
 import { runEval } from "../../src/eval/run-eval.js";
 import { SqliteStore } from "../../src/store/sqlite/sqlite-store.js";
-import { SimpleKeywordStrategy } from "../../src/strategies/builtins/simple-keyword.js";
 import { o200kCounter } from "../../src/tokens/o200k-counter.js";
 import { tempDir, writeFiles } from "../helpers/temp-dir.js";
 
 const MINI = fileURLToPath(new URL("../fixtures/beir-mini", import.meta.url));
 
 describe("runEval", () => {
-  it("ranks a BEIR corpus with simple-keyword and scores only judged queries", async () => {
+  it("ranks a BEIR corpus through the pipeline and scores only judged queries", async () => {
     const dataset = await readBeirDataset(MINI);
     const report = await runEval(dataset, {
-      strategy: new SimpleKeywordStrategy(o200kCounter),
+      label: "simple-keyword",
+      rank: await pipelineRanker(resolveStrategyConfig([]), ["simple-keyword"], o200kCounter, MINI),
       ks: [1, 5],
       counter: o200kCounter,
       openStore: (file) => SqliteStore.open(file, { create: true }),

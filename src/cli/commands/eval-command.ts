@@ -1,21 +1,15 @@
 import type { Command } from "commander";
-import { UsageError } from "../../core/errors.js";
-import type { ContextStrategy } from "../../core/strategy.js";
-import type { TokenCounter } from "../../core/token-counter.js";
+import { loadConfig } from "../../config/load-config.js";
+import { findProjectRoot } from "../../engine/locate-project.js";
 import { readBeirDataset } from "../../eval/beir.js";
+import { pipelineRanker } from "../../eval/pipeline-ranker.js";
 import { type EvalReport, runEval } from "../../eval/run-eval.js";
 import { SqliteStore } from "../../store/sqlite/sqlite-store.js";
-import { SimpleKeywordStrategy } from "../../strategies/builtins/simple-keyword.js";
-import { o200kCounter } from "../../tokens/o200k-counter.js";
-import { positiveIntegerList } from "../parse-options.js";
-
-/** Strategies `ctx eval` can measure; the registry of issue #3 will replace this table. */
-const EVAL_STRATEGIES: Readonly<Record<string, (counter: TokenCounter) => ContextStrategy>> = {
-  "simple-keyword": (counter) => new SimpleKeywordStrategy(counter),
-};
+import { createTokenCounter } from "../../tokens/create-counter.js";
+import { collect, positiveIntegerList } from "../parse-options.js";
 
 interface EvalFlags {
-  strategy: string;
+  strategy?: string[];
   k: number[];
   json?: boolean;
 }
@@ -30,22 +24,26 @@ export function registerEvalCommand(
       "measure retrieval quality on a BEIR-format folder (corpus.jsonl, queries.jsonl, qrels/test.tsv)",
     )
     .argument("<dir>", "the data set folder")
-    .option("-s, --strategy <name>", "strategy to measure", "simple-keyword")
+    .option(
+      "-s, --strategy <name>",
+      "strategy to measure through the pipeline (repeatable; default: the enabled ones)",
+      collect,
+    )
     .option("-k, --k <list>", "cut-offs for Pass@k", positiveIntegerList, [5, 10, 20])
     .option("--json", "print one JSON object")
     .action((dir: string, flags: EvalFlags) =>
       run(async () => {
-        const makeStrategy = EVAL_STRATEGIES[flags.strategy];
-        if (!makeStrategy) {
-          throw new UsageError(
-            `unknown strategy "${flags.strategy}"; available: ${Object.keys(EVAL_STRATEGIES).join(", ")}`,
-          );
-        }
+        const root = findProjectRoot(process.cwd());
+        const config = loadConfig(root);
+        const counter = createTokenCounter(config.tokens.counter);
+        const strategies = flags.strategy ?? config.strategies.enabled;
+        const rank = await pipelineRanker(config.strategies, strategies, counter, root);
         const dataset = await readBeirDataset(dir);
         const report = await runEval(dataset, {
-          strategy: makeStrategy(o200kCounter),
+          label: strategies.join("+"),
+          rank,
           ks: flags.k,
-          counter: o200kCounter,
+          counter,
           openStore: (file) => SqliteStore.open(file, { create: true }),
         });
         process.stdout.write(
@@ -74,7 +72,7 @@ function toJson(report: EvalReport, ks: readonly number[]): Record<string, strin
 function formatReport(report: EvalReport, ks: readonly number[]): string {
   const rows = [
     `Dataset: ${report.dataset} (${report.units} units, ${report.queries} judged queries; indexed in ${report.indexSeconds} s)`,
-    `Strategy: ${report.strategy}`,
+    `Strategy: ${report.strategy} (through the pipeline)`,
     ...ks.map(
       (k) =>
         `Pass@${k} (= Recall@${k}): ${report.passAtK[k]?.toFixed(2)}  · tokens in top ${k}: ${report.tokensPerQuery[k]}`,

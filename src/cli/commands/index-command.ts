@@ -21,7 +21,7 @@ export function registerIndexCommand(
       run(async () => {
         const missing = paths.find((path) => !existsSync(path));
         if (missing !== undefined) throw new PathNotFoundError(missing, "folder to index");
-        const engine = ContextEngine.open({
+        const engine = await ContextEngine.open({
           start: paths[0] ?? ".",
           ...(options.db ? { db: options.db } : {}),
         });

@@ -6,6 +6,8 @@ import { collect, positiveInteger } from "../parse-options.js";
 
 interface QueryFlags {
   budget?: number;
+  explain?: boolean;
+  strategy?: string[];
   format?: OutputFormat;
   path?: string[];
   refresh: boolean;
@@ -31,11 +33,20 @@ export function registerQueryCommand(
       ),
     )
     .option("-p, --path <path>", "only use files under this path (repeatable)", collect)
+    .option(
+      "--explain",
+      "add which strategies ran, their budgets, timings and errors, and each fragment's strategy",
+    )
+    .option(
+      "-s, --strategy <name>",
+      "run this strategy instead of the project's list (repeatable)",
+      collect,
+    )
     .option("--no-refresh", "answer from the index as it is, without re-indexing changed files")
     .option("--db <file>", "index file (default: .ctx/index.db in the project)")
     .action((words: string[], flags: QueryFlags) =>
       run(async () => {
-        const engine = ContextEngine.open({ ...(flags.db ? { db: flags.db } : {}) });
+        const engine = await ContextEngine.open({ ...(flags.db ? { db: flags.db } : {}) });
         try {
           await ensureIndex(engine, flags.refresh);
           const result = await engine.query({
@@ -43,6 +54,8 @@ export function registerQueryCommand(
             budget: flags.budget ?? engine.config.query.budget,
             ...(flags.format ? { format: flags.format } : {}),
             ...(flags.path ? { paths: flags.path } : {}),
+            ...(flags.strategy ? { strategies: flags.strategy } : {}),
+            explain: flags.explain ?? false,
           });
           process.stdout.write(result.output);
           return 0;

@@ -28,7 +28,7 @@ export function registerSearchCommand(
     .option("--db <file>", "index file (default: .ctx/index.db in the project)")
     .action((words: string[], flags: SearchFlags) =>
       run(async () => {
-        const engine = ContextEngine.open({ ...(flags.db ? { db: flags.db } : {}) });
+        const engine = await ContextEngine.open({ ...(flags.db ? { db: flags.db } : {}) });
         try {
           await ensureIndex(engine, flags.refresh);
           const query = words.join(" ");

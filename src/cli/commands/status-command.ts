@@ -13,7 +13,10 @@ export function registerStatusCommand(
     .option("--db <file>", "index file (default: .ctx/index.db in the project)")
     .action((flags: { json?: boolean; db?: string }) =>
       run(async () => {
-        const engine = ContextEngine.open({ create: false, ...(flags.db ? { db: flags.db } : {}) });
+        const engine = await ContextEngine.open({
+          ifMissing: "fail",
+          ...(flags.db ? { db: flags.db } : {}),
+        });
         try {
           const status = await engine.status();
           if (flags.json) {

@@ -50,6 +50,22 @@ export const MIGRATIONS: readonly string[] = [
     tokenize = 'porter unicode61 remove_diacritics 2'
   );
   `,
+  // 2: per-project records (strategy overrides) and circuit breakers.
+  `
+  CREATE TABLE projects (
+    name TEXT PRIMARY KEY,
+    enabled_strategies TEXT,
+    updated_at TEXT
+  );
+
+  CREATE TABLE strategy_breakers (
+    project TEXT NOT NULL,
+    strategy TEXT NOT NULL,
+    failures INTEGER NOT NULL,
+    opened_at INTEGER,
+    PRIMARY KEY (project, strategy)
+  );
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

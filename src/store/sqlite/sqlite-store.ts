@@ -1,6 +1,7 @@
 import type Database from "better-sqlite3";
 import { ulid } from "ulid";
-import type { DocumentToStore, Store, StoreStats } from "../../core/store.js";
+import type { BreakerRecord } from "../../core/breaker.js";
+import type { DocumentToStore, ProjectRecord, Store, StoreStats } from "../../core/store.js";
 import {
   DEFAULT_FIELD_WEIGHTS,
   type FieldWeights,
@@ -250,6 +251,51 @@ export class SqliteStore implements Store {
       .all() as { language: string; n: number }[];
     for (const row of rows) languages[row.language] = row.n;
     return { ...counts, schemaVersion: SCHEMA_VERSION, languages };
+  }
+
+  async getProject(name: string): Promise<ProjectRecord> {
+    const row = this.db
+      .prepare("SELECT enabled_strategies, updated_at FROM projects WHERE name = ?")
+      .get(name) as { enabled_strategies: string | null; updated_at: string | null } | undefined;
+    return {
+      name,
+      enabledStrategies: row?.enabled_strategies
+        ? (JSON.parse(row.enabled_strategies) as string[])
+        : null,
+      updatedAt: row?.updated_at ?? null,
+    };
+  }
+
+  async setProjectStrategies(name: string, strategies: readonly string[] | null): Promise<void> {
+    this.db
+      .prepare(
+        `INSERT INTO projects (name, enabled_strategies, updated_at) VALUES (?, ?, ?)
+         ON CONFLICT(name) DO UPDATE SET enabled_strategies = excluded.enabled_strategies,
+           updated_at = excluded.updated_at`,
+      )
+      .run(name, strategies === null ? null : JSON.stringify(strategies), new Date().toISOString());
+  }
+
+  async listBreakers(project: string): Promise<BreakerRecord[]> {
+    const rows = this.db
+      .prepare(
+        "SELECT strategy, failures, opened_at FROM strategy_breakers WHERE project = ? ORDER BY strategy",
+      )
+      .all(project) as { strategy: string; failures: number; opened_at: number | null }[];
+    return rows.map((row) => ({
+      strategy: row.strategy,
+      failures: row.failures,
+      openedAt: row.opened_at,
+    }));
+  }
+
+  async saveBreaker(project: string, record: BreakerRecord): Promise<void> {
+    this.db
+      .prepare(
+        `INSERT INTO strategy_breakers (project, strategy, failures, opened_at) VALUES (?, ?, ?, ?)
+         ON CONFLICT(project, strategy) DO UPDATE SET failures = excluded.failures, opened_at = excluded.opened_at`,
+      )
+      .run(project, record.strategy, record.failures, record.openedAt);
   }
 
   async close(): Promise<void> {

@@ -1,3 +1,4 @@
+import { reduceDetail } from "../../assemble/detail-depth.js";
 import type { ContextFragment } from "../../core/fragment.js";
 import type {
   Backends,
@@ -50,15 +51,31 @@ export class SimpleKeywordStrategy implements ContextStrategy {
       ...(request.paths ? { pathPrefixes: request.paths } : {}),
     });
     signal?.throwIfAborted();
+    // Candidates past this strategy's share are spares for budget others leave unused.
     const fragments: ContextFragment[] = [];
     let used = 0;
     for (const hit of hits) {
-      const fragment = chunkFragment(hit.chunk, hit.score, this.name, this.counter);
-      if (used + fragment.tokens > budget.allocated) continue;
+      const fragment = this.fitting(
+        chunkFragment(hit.chunk, hit.score, this.name, this.counter),
+        budget.total - used,
+      );
+      if (!fragment) continue;
       used += fragment.tokens;
       fragments.push(fragment);
     }
     return fragments;
+  }
+
+  /** The fragment, or its signature or outline when only that fits in `room` tokens. */
+  private fitting(fragment: ContextFragment, room: number): ContextFragment | null {
+    if (fragment.tokens <= room) return fragment;
+    for (const depth of ["signature", "outline"] as const) {
+      const reduced = reduceDetail(fragment, depth);
+      if (!reduced) continue;
+      const tokens = this.counter.count(reduced.content);
+      if (tokens <= room) return { ...reduced, tokens };
+    }
+    return null;
   }
 
   explain(): string {

@@ -1,0 +1,119 @@
+import type { ContextFragment, DetailDepth } from "../core/fragment.js";
+import type { ChunkKind } from "../core/types.js";
+
+const DEFINITION_KINDS: ReadonlySet<ChunkKind> = new Set([
+  "function",
+  "method",
+  "class",
+  "interface",
+  "type",
+  "enum",
+  "impl",
+  "module",
+  "namespace",
+]);
+const COMMENT_LINE = /^\s*(\/\/|\/\*|\*|#(?!include|define|\[)|--|;|"""|''')/;
+const SIGNATURE_END = /[{:]\s*(\/\/.*|#.*)?$|=>\s*$|\)\s*(->\s*[^{]*)?$|=\s*$/;
+const MAX_SIGNATURE_LINES = 6;
+const HEAD_LINES = 6;
+
+/**
+ * The fragment at a lower detail depth, as an exact sub-range of its lines:
+ * `signature` keeps the leading doc comment and the declaration (and a Python
+ * docstring); `outline` keeps the declaration line alone. Null when the
+ * reduced form would not be smaller, or the fragment is not a file range.
+ */
+export function reduceDetail(
+  fragment: ContextFragment,
+  depth: Exclude<DetailDepth, "full">,
+): ContextFragment | null {
+  if (fragment.source.kind !== "file") return null;
+  const lines = fragment.content.split("\n");
+  const range =
+    depth === "signature"
+      ? signatureRange(lines, fragment.chunkKind)
+      : outlineRange(lines, fragment.chunkKind);
+  if (!range || range.end - range.start + 1 >= lines.length) return null;
+  const { source } = fragment;
+  const startLine = source.startLine + range.start;
+  const endLine = source.startLine + range.end;
+  return {
+    ...fragment,
+    id: `${source.resourceId}:${source.path}#L${startLine}-L${endLine}`,
+    source: { ...source, startLine, endLine },
+    content: lines.slice(range.start, range.end + 1).join("\n"),
+    detailDepth: depth,
+    nodeId: fragment.nodeId,
+  };
+}
+
+/** 0-based inclusive line range within the fragment. */
+interface Range {
+  readonly start: number;
+  readonly end: number;
+}
+
+function signatureRange(lines: readonly string[], kind: ChunkKind): Range | null {
+  const first = firstNonBlank(lines);
+  if (first < 0) return null;
+  if (!DEFINITION_KINDS.has(kind))
+    return { start: first, end: Math.min(lines.length - 1, first + HEAD_LINES - 1) };
+  const declaration = declarationLine(lines, first);
+  let end = declaration;
+  while (
+    end < lines.length - 1 &&
+    end - declaration < MAX_SIGNATURE_LINES - 1 &&
+    !SIGNATURE_END.test(lines[end] ?? "")
+  )
+    end++;
+  // A Python docstring right after the signature belongs to it.
+  const next = lines[end + 1]?.trim() ?? "";
+  const quote = next.startsWith('"""') ? '"""' : next.startsWith("'''") ? "'''" : null;
+  if (quote) {
+    let close = end + 1;
+    const opensAndCloses = next.length > 3 && next.endsWith(quote);
+    if (!opensAndCloses) {
+      close++;
+      while (close < lines.length && !(lines[close] ?? "").includes(quote)) close++;
+    }
+    if (close < lines.length && close - end <= 12) end = close;
+  }
+  return { start: first, end };
+}
+
+function outlineRange(lines: readonly string[], kind: ChunkKind): Range | null {
+  const first = firstNonBlank(lines);
+  if (first < 0) return null;
+  const line = DEFINITION_KINDS.has(kind) ? declarationLine(lines, first) : first;
+  return { start: line, end: line };
+}
+
+/** The first line that is not a comment or decorator: where the declaration starts. */
+function declarationLine(lines: readonly string[], from: number): number {
+  let inBlockComment = false;
+  for (let index = from; index < lines.length; index++) {
+    const line = lines[index] ?? "";
+    const trimmed = line.trim();
+    if (inBlockComment) {
+      if (trimmed.includes("*/")) inBlockComment = false;
+      continue;
+    }
+    if (trimmed.startsWith("/*") && !trimmed.includes("*/")) {
+      inBlockComment = true;
+      continue;
+    }
+    if (
+      trimmed === "" ||
+      COMMENT_LINE.test(line) ||
+      trimmed.startsWith("@") ||
+      trimmed.startsWith("#[")
+    )
+      continue;
+    return index;
+  }
+  return from;
+}
+
+function firstNonBlank(lines: readonly string[]): number {
+  return lines.findIndex((line) => line.trim().length > 0);
+}

@@ -1,0 +1,82 @@
+import type { Command } from "commander";
+import { ContextEngine } from "../../engine/context-engine.js";
+import { collect } from "../parse-options.js";
+
+export function registerProjectCommand(
+  program: Command,
+  run: (action: () => Promise<number>) => Promise<void>,
+): void {
+  const project = program
+    .command("project")
+    .description("this project's own settings, kept with its index");
+  const context = project
+    .command("context")
+    .description("which strategies assemble this project's context");
+
+  const show = async (engine: ContextEngine, json: boolean) => {
+    const current = await engine.enabledStrategies();
+    if (json) {
+      process.stdout.write(`${JSON.stringify({ project: engine.project, ...current })}\n`);
+      return;
+    }
+    const from =
+      current.source === "project"
+        ? "project override (ctx project context set)"
+        : current.source === "config"
+          ? `config ${current.file}`
+          : "default";
+    process.stdout.write(`${engine.project}: ${current.enabled.join(", ")}\n(from ${from})\n`);
+  };
+
+  context
+    .command("set")
+    .description("replace the enabled strategies for this project")
+    .requiredOption("-s, --strategy <name>", "a strategy to enable (repeat for several)", collect)
+    .option("--db <file>", "index file (default: .ctx/index.db in the project)")
+    .action((flags: { strategy: string[]; db?: string }) =>
+      run(async () => {
+        const engine = await ContextEngine.open({ ...(flags.db ? { db: flags.db } : {}) });
+        try {
+          await engine.setProjectStrategies(flags.strategy);
+          await show(engine, false);
+          return 0;
+        } finally {
+          await engine.close();
+        }
+      }),
+    );
+
+  context
+    .command("show")
+    .description("the strategies enabled for this project and where the list comes from")
+    .option("--json", "print as JSON")
+    .option("--db <file>", "index file (default: .ctx/index.db in the project)")
+    .action((flags: { json?: boolean; db?: string }) =>
+      run(async () => {
+        const engine = await ContextEngine.open({ ...(flags.db ? { db: flags.db } : {}) });
+        try {
+          await show(engine, flags.json ?? false);
+          return 0;
+        } finally {
+          await engine.close();
+        }
+      }),
+    );
+
+  context
+    .command("reset")
+    .description("drop the project's override and use the configured strategies again")
+    .option("--db <file>", "index file (default: .ctx/index.db in the project)")
+    .action((flags: { db?: string }) =>
+      run(async () => {
+        const engine = await ContextEngine.open({ ...(flags.db ? { db: flags.db } : {}) });
+        try {
+          await engine.setProjectStrategies(null);
+          await show(engine, false);
+          return 0;
+        } finally {
+          await engine.close();
+        }
+      }),
+    );
+}

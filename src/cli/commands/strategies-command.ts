@@ -1,0 +1,117 @@
+import type { Command } from "commander";
+import { UsageError } from "../../core/errors.js";
+import type { StrategyCapabilities } from "../../core/strategy.js";
+import { ContextEngine } from "../../engine/context-engine.js";
+
+function backendsOf(capabilities: StrategyCapabilities): string {
+  const names = [
+    capabilities.usesText ? "text" : "",
+    capabilities.usesVector ? "vector" : "",
+    capabilities.usesGraph ? "graph" : "",
+    capabilities.usesTemporal ? "temporal" : "",
+  ].filter((name) => name.length > 0);
+  return names.join("+");
+}
+
+export function registerStrategiesCommand(
+  program: Command,
+  run: (action: () => Promise<number>) => Promise<void>,
+): void {
+  const strategies = program
+    .command("strategies")
+    .description("the retrieval strategies this project can use");
+
+  strategies
+    .command("list")
+    .description("name, quality, backends, enabled, breaker state")
+    .option("--json", "print as JSON")
+    .option("--db <file>", "index file (default: .ctx/index.db in the project)")
+    .action((flags: { json?: boolean; db?: string }) =>
+      run(async () => {
+        const engine = await ContextEngine.open({
+          ifMissing: "in-memory",
+          ...(flags.db ? { db: flags.db } : {}),
+        });
+        try {
+          const { enabled, source } = await engine.enabledStrategies();
+          const rows = engine.registry.list().map(({ strategy, origin }) => {
+            const settings = engine.config.strategies.settingsFor(strategy.name);
+            return {
+              name: strategy.name,
+              quality: strategy.capabilities.qualityScore,
+              backends: backendsOf(strategy.capabilities),
+              enabled: enabled.includes(strategy.name) && settings.enabled,
+              breaker: engine.pipeline.breakers.state(strategy.name),
+              origin,
+            };
+          });
+          if (flags.json) {
+            process.stdout.write(`${JSON.stringify({ enabledFrom: source, strategies: rows })}\n`);
+            return 0;
+          }
+          const header = ["NAME", "QUALITY", "BACKENDS", "ENABLED", "BREAKER", "FROM"];
+          const table = [
+            header,
+            ...rows.map((row) => [
+              row.name,
+              row.quality.toFixed(2),
+              row.backends,
+              row.enabled ? "yes" : "no",
+              row.breaker,
+              row.origin,
+            ]),
+          ];
+          const widths = header.map((_, column) =>
+            Math.max(...table.map((cells) => (cells[column] ?? "").length)),
+          );
+          for (const cells of table) {
+            process.stdout.write(
+              `${cells
+                .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+                .join("  ")
+                .trimEnd()}\n`,
+            );
+          }
+          process.stdout.write(`(enabled list from: ${source})\n`);
+          return 0;
+        } finally {
+          await engine.close();
+        }
+      }),
+    );
+
+  strategies
+    .command("explain")
+    .description("what a strategy does, what it needs and how it is configured")
+    .argument("<name>", "strategy name")
+    .action((name: string) =>
+      run(async () => {
+        const engine = await ContextEngine.open({ ifMissing: "in-memory" });
+        try {
+          const strategy = engine.registry.get(name);
+          if (!strategy) {
+            const known = engine.registry
+              .list()
+              .map((entry) => entry.strategy.name)
+              .join(", ");
+            throw new UsageError(`unknown strategy "${name}"; registered: ${known}`);
+          }
+          const settings = engine.config.strategies.settingsFor(name);
+          const { capabilities } = strategy;
+          process.stdout.write(
+            [
+              strategy.explain(),
+              "",
+              `backends: ${backendsOf(capabilities)} · resource types: ${capabilities.resourceTypes.join(", ")} · quality ${capabilities.qualityScore}`,
+              `supports: depth/breadth ${capabilities.supportsDepthBreadth}, plan hierarchy ${capabilities.supportsPlanHierarchy}, temporal ${capabilities.supportsTemporal}`,
+              `settings: timeout ${settings.timeoutSeconds} s, max fragments ${settings.maxFragments}, max workers ${settings.maxWorkers}, breaker after ${settings.circuitBreakerThreshold} failures (cool-down ${settings.circuitBreakerCooldownSeconds} s), max budget share ${settings.maxBudgetShare}, enabled ${settings.enabled}`,
+              `breaker: ${engine.pipeline.breakers.state(name)}`,
+            ].join("\n") + "\n",
+          );
+          return 0;
+        } finally {
+          await engine.close();
+        }
+      }),
+    );
+}

@@ -1,0 +1,37 @@
+import type { ResolvedConfig } from "../config/resolved-config.js";
+import type { Store } from "../core/store.js";
+import type { TokenCounter } from "../core/token-counter.js";
+import type { IndexReport } from "../core/types.js";
+import { DocumentChunker } from "../ingest/chunk/chunk-document.js";
+import { InThreadPreparer } from "../ingest/in-thread-preparer.js";
+import { type IndexProgress, indexResources } from "../ingest/index-resources.js";
+import type { DocumentPreparer } from "../ingest/preparer.js";
+import { WorkerPreparer } from "../ingest/worker-preparer.js";
+
+/** Starting threads costs more than it saves on a handful of changed files. */
+const MIN_FILES_FOR_WORKERS = 48;
+
+/** Indexes roots with the configured limits, in worker threads when the run is large. */
+export function indexProject(
+  roots: readonly string[],
+  store: Store,
+  config: ResolvedConfig,
+  counter: TokenCounter,
+  onProgress?: (progress: IndexProgress) => void,
+): Promise<IndexReport> {
+  const preparerFor = (files: number): DocumentPreparer => {
+    const inThread = () => new InThreadPreparer(new DocumentChunker(config.chunking, counter));
+    if (files < MIN_FILES_FOR_WORKERS || config.workers === 0) return inThread();
+    const pool = WorkerPreparer.create(
+      { limits: config.chunking, counter: counter.name },
+      config.workers ?? undefined,
+    );
+    return pool ?? inThread();
+  };
+  return indexResources(roots, {
+    store,
+    limits: config.hydration,
+    preparerFor,
+    ...(onProgress ? { onProgress } : {}),
+  });
+}

@@ -1,0 +1,26 @@
+/** How the pipeline runs one strategy (`[context.strategies.settings.NAME]`). */
+export interface StrategySettings {
+  readonly timeoutSeconds: number;
+  readonly maxFragments: number;
+  /** Runs of the strategy allowed at once, across concurrent requests. */
+  readonly maxWorkers: number;
+  readonly circuitBreakerThreshold: number;
+  readonly circuitBreakerCooldownSeconds: number;
+  /** Largest share of a request's budget it may be allotted, 0..1. */
+  readonly maxBudgetShare: number;
+  readonly enabled: boolean;
+}
+
+/** The seed's defaults. */
+export const DEFAULT_STRATEGY_SETTINGS: StrategySettings = {
+  timeoutSeconds: 30,
+  maxFragments: 100,
+  maxWorkers: 4,
+  circuitBreakerThreshold: 3,
+  circuitBreakerCooldownSeconds: 30,
+  maxBudgetShare: 1,
+  enabled: true,
+};
+
+/** What a strategy runs with when nothing is configured. */
+export const DEFAULT_ENABLED_STRATEGIES: readonly string[] = ["simple-keyword"];
