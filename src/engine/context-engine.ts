@@ -7,7 +7,7 @@ import type { ResolvedConfig } from "../config/resolved-config.js";
 import { UsageError } from "../core/errors.js";
 import type { ContextFragment } from "../core/fragment.js";
 import type { Store, StoreStats } from "../core/store.js";
-import type { Backends } from "../core/strategy.js";
+import type { Backends, ContextStrategy } from "../core/strategy.js";
 import type { TextHit } from "../core/text-backend.js";
 import type { TokenCounter } from "../core/token-counter.js";
 import type { IndexReport, Resource } from "../core/types.js";
@@ -36,6 +36,8 @@ export interface OpenOptions {
   readonly ifMissing?: "create" | "fail" | "in-memory";
   readonly cwd?: string;
   readonly env?: NodeJS.ProcessEnv;
+  /** Strategies to register besides the built-ins and the config's custom ones. */
+  readonly strategies?: readonly ContextStrategy[];
 }
 
 export interface QueryOptions {
@@ -112,7 +114,11 @@ export class ContextEngine {
     const root = findProjectRoot(resolve(cwd, options.start ?? "."));
     const config = loadConfig(root, options.env);
     const counter = createTokenCounter(config.tokens.counter);
-    const registry = await buildRegistry(config.strategies, { counter, projectRoot: root });
+    const registry = await buildRegistry(
+      config.strategies,
+      { counter, projectRoot: root },
+      options.strategies,
+    );
     const indexPath = indexPathFor(root, config.storePath, options.db, cwd);
     const existed = existsSync(indexPath);
     const ifMissing = options.ifMissing ?? "create";

@@ -1,16 +1,21 @@
 import type { StrategyConfig } from "../config/strategy-config.js";
-import type { StrategyContext } from "../core/strategy.js";
+import type { ContextStrategy, StrategyContext } from "../core/strategy.js";
 import { registerBuiltIns } from "./builtins/register-builtins.js";
 import { loadCustomStrategies } from "./load-custom-strategies.js";
 import { StrategyRegistry } from "./registry.js";
 
-/** The built-ins plus the custom strategies the config names, validated. */
+/**
+ * The built-ins, strategies given through the library API, and the custom ones
+ * the config names; validated, including that every enabled one is registered.
+ */
 export async function buildRegistry(
   config: StrategyConfig,
   context: StrategyContext,
+  extra: readonly ContextStrategy[] = [],
 ): Promise<StrategyRegistry> {
   const registry = new StrategyRegistry();
   registerBuiltIns(registry, context);
+  for (const strategy of extra) registry.register(strategy, "api");
   await loadCustomStrategies(registry, config.custom, context);
   registry.assertEnabled(
     config.enabled,

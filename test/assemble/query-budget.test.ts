@@ -7,6 +7,7 @@ import { OUTPUT_FORMATS } from "../../src/assemble/renderers.js";
 import { ContextEngine } from "../../src/engine/context-engine.js";
 import { o200kCounter } from "../../src/tokens/o200k-counter.js";
 import { tempDir } from "../helpers/temp-dir.js";
+import { fileFragment, fixed } from "../helpers/test-strategies.js";
 
 const FIXTURES = fileURLToPath(new URL("../fixtures/code", import.meta.url));
 let engine: ContextEngine;
@@ -137,5 +138,35 @@ describe("ctx query under a budget", () => {
     const result = await engine.query({ task: "RetryRunner run", budget: 120, format: "markdown" });
     expect(result.fragments.length).toBeGreaterThan(0);
     expect(result.tokensUsed).toBeLessThanOrEqual(120);
+  });
+});
+
+describe("strategies registered through the library", () => {
+  it("run beside the built-ins when enabled for a query", async () => {
+    const root = tempDir("ctx-api-");
+    cpSync(FIXTURES, root, { recursive: true });
+    const pinned = fixed("pinned", [fileFragment("pinned", "NOTES.md", 1, 3, 1, "note")], 0.9);
+    const api = await ContextEngine.open({
+      start: root,
+      cwd: root,
+      env: { XDG_CONFIG_HOME: root },
+      strategies: [pinned],
+    });
+    try {
+      await api.index([root]);
+      const result = await api.query({
+        task: "retry",
+        budget: 2000,
+        strategies: ["simple-keyword", "pinned"],
+      });
+      expect(result.fragments.some((fragment) => fragment.strategy === "pinned")).toBe(true);
+      expect(result.provenance.map((run) => [run.name, run.status])).toEqual([
+        ["simple-keyword", "ran"],
+        ["pinned", "ran"],
+      ]);
+      expect(result.provenance.find((run) => run.name === "pinned")?.packedFragments).toBe(1);
+    } finally {
+      await api.close();
+    }
   });
 });
