@@ -50,6 +50,17 @@ async function main(): Promise<void> {
     const noop = await engine.index([corpus]);
     const noopSeconds = (performance.now() - noopStarted) / 1000;
 
+    // The same run with contexts off, to price structural contexts (target: ≤ 20 % slower).
+    const plainStarted = performance.now();
+    const plain = await ContextEngine.open({
+      start: corpus,
+      db: join(work, "plain.db"),
+      env: { XDG_CONFIG_HOME: work },
+    });
+    await plain.index([corpus], { contextualize: "none" });
+    const plainSeconds = (performance.now() - plainStarted) / 1000;
+    await plain.close();
+
     const db = new Database(dbFile, { readonly: true });
     const indexed = db
       .prepare(
@@ -93,7 +104,11 @@ async function main(): Promise<void> {
         "corpus",
         `${corpus} (${files} files, ${mb.toFixed(1)} MB indexed, ${report.chunks} chunks)`,
       ],
-      ["index: wall time", `${seconds.toFixed(2)} s`],
+      ["index: wall time", `${seconds.toFixed(2)} s (structural contexts)`],
+      [
+        "index without contexts",
+        `${plainSeconds.toFixed(2)} s (structural costs ${((100 * (seconds - plainSeconds)) / plainSeconds).toFixed(0)} %; target ≤ 20 %)`,
+      ],
       ["index: files/s", (files / seconds).toFixed(0)],
       ["index: MB/s", ours.toFixed(2)],
       [

@@ -1,5 +1,6 @@
 import type { ContextEngine } from "../engine/context-engine.js";
 import { formatIndexReport } from "./format.js";
+import { formatContexts } from "./format-contexts.js";
 import { indexProgressReporter } from "./progress.js";
 
 /**
@@ -12,10 +13,12 @@ export async function ensureIndex(engine: ContextEngine, refresh: boolean): Prom
   if (resources.length > 0 && !refresh) return;
   const progress = indexProgressReporter(true);
   try {
-    const report = await engine.index(undefined, progress.onProgress);
+    const report = await engine.index(undefined, { onProgress: progress.onProgress });
     progress.stop();
     if (resources.length === 0) {
-      process.stderr.write(`${formatIndexReport(report, engine.indexPath)}\n`);
+      process.stderr.write(
+        `${formatIndexReport(report, engine.indexPath)}\n${formatContexts(report.contexts)}\n`,
+      );
     } else if (report.added + report.changed + report.removed > 0) {
       process.stderr.write(
         `Refreshed: ${report.added} added, ${report.changed} changed, ${report.removed} removed\n`,

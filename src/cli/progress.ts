@@ -1,4 +1,5 @@
 import cliProgress from "cli-progress";
+import type { ContextualizeProgress } from "../contextualize/contextualize-index.js";
 import type { IndexProgress } from "../ingest/index-resources.js";
 
 /**
@@ -6,7 +7,7 @@ import type { IndexProgress } from "../ingest/index-resources.js";
  * all otherwise (pipes and CI logs get only the summary).
  */
 export function indexProgressReporter(enabled: boolean): {
-  onProgress: (progress: IndexProgress) => void;
+  onProgress: (progress: IndexProgress | ContextualizeProgress) => void;
   stop: () => void;
 } {
   if (!enabled || !process.stderr.isTTY)
@@ -14,7 +15,7 @@ export function indexProgressReporter(enabled: boolean): {
   const bar = new cliProgress.SingleBar(
     {
       stream: process.stderr,
-      format: "indexing {root} [{bar}] {value}/{total} files · {eta_formatted} left",
+      format: "{label} [{bar}] {value}/{total} {unit} · {eta_formatted} left",
       hideCursor: true,
       clearOnComplete: true,
     },
@@ -23,13 +24,17 @@ export function indexProgressReporter(enabled: boolean): {
   let started = false;
   return {
     onProgress: (progress) => {
-      if (progress.phase !== "index") return;
+      if (progress.phase === "discover") return;
+      const payload =
+        progress.phase === "index"
+          ? { label: `indexing ${progress.root}`, unit: "files" }
+          : { label: "writing contexts", unit: "documents" };
       if (!started) {
-        bar.start(progress.total, progress.done, { root: progress.root });
+        bar.start(progress.total, progress.done, payload);
         started = true;
       }
       bar.setTotal(progress.total);
-      bar.update(progress.done, { root: progress.root });
+      bar.update(progress.done, payload);
     },
     stop: () => {
       if (started) bar.stop();

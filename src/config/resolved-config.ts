@@ -1,4 +1,8 @@
 import type { OutputFormat } from "../assemble/renderers.js";
+import {
+  type ContextualizeSettings,
+  resolveContextualizeSettings,
+} from "../contextualize/contextualize-settings.js";
 import { DEFAULT_FIELD_WEIGHTS, type FieldWeights } from "../core/text-backend.js";
 import { type ChunkLimits, DEFAULT_CHUNK_LIMITS } from "../ingest/chunk/draft-builder.js";
 import { DEFAULT_LIMITS, type HydrationLimits } from "../ingest/hydrate/discover-files.js";
@@ -18,6 +22,7 @@ export interface ResolvedConfig {
   readonly fieldWeights: FieldWeights;
   readonly query: { readonly budget: number; readonly format: OutputFormat };
   readonly strategies: StrategyConfig;
+  readonly contextualize: ContextualizeSettings;
   /** Config files that were read, lowest priority first. */
   readonly sources: readonly string[];
 }
@@ -56,6 +61,7 @@ export function resolveConfig(
     fieldWeights: { ...DEFAULT_FIELD_WEIGHTS, ...weights },
     query: { budget: merged.query?.budget ?? 8000, format: merged.query?.format ?? "markdown" },
     strategies: resolveStrategyConfig(files),
+    contextualize: resolveContextualizeSettings(files),
     sources: files.map((file) => file.path),
   };
 }

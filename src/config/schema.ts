@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { OUTPUT_FORMATS } from "../assemble/renderers.js";
+import { GENERATOR_NAMES } from "../contextualize/generator-names.js";
 import { TOKEN_COUNTERS } from "../tokens/create-counter.js";
 
 const positiveInt = z.number().int().positive();
@@ -83,6 +84,37 @@ export const configFileSchema = z.strictObject({
           body: z.number().min(0).optional(),
         })
         .optional(),
+    })
+    .optional(),
+  contextualize: z
+    .strictObject({
+      /** anthropic, claude-agent-sdk, openai-compatible, structural (no model) or none (contexts off). */
+      generator: z.enum(GENERATOR_NAMES).optional(),
+      /** Model id; defaults to a small fast one per provider. */
+      model: z.string().min(1).optional(),
+      /** API base URL (OpenAI-compatible servers: Ollama, vLLM, llama.cpp, LM Studio; or an Anthropic proxy). */
+      base_url: z.url().optional(),
+      /** Name of the environment variable that holds the API key (never the key itself). */
+      api_key_env: z
+        .string()
+        .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "expected an environment variable name")
+        .optional(),
+      /** Chunks per prompt (default 10). */
+      batch_size: z.number().int().min(1).max(50).optional(),
+      /** Model calls in flight at once (default 5). */
+      concurrency: z.number().int().min(1).max(64).optional(),
+      /** Retries of a failed call (default 3). */
+      max_retries: z.number().int().min(0).max(10).optional(),
+      /** First backoff delay in seconds (default 1), doubled per retry with jitter. */
+      retry_base_seconds: z.number().min(0).optional(),
+      /** Longest backoff delay in seconds (default 30). */
+      retry_max_seconds: z.number().min(0).optional(),
+      /** A call that takes longer is abandoned and retried (default 60). */
+      request_timeout_seconds: z.number().positive().optional(),
+      /** Longer documents are cut to their head and tail (default 8000). */
+      max_document_tokens: z.number().int().min(256).optional(),
+      /** Longest context kept (default 100). */
+      max_context_tokens: z.number().int().min(10).max(2000).optional(),
     })
     .optional(),
   context: z

@@ -101,7 +101,11 @@ export interface StoredChunk {
   readonly parentSymbol: string;
   readonly content: string;
   readonly header: string;
+  /** Other symbols defined inside the chunk. */
+  readonly defines: readonly string[];
   readonly context: string | null;
+  readonly contextStatus: string | null;
+  readonly hash: string;
   readonly tokens: number;
 }
 

@@ -4,13 +4,15 @@ import { type PackResult, packToBudget } from "../assemble/pack-to-budget.js";
 import { type OutputFormat, rendererFor } from "../assemble/renderers.js";
 import { loadConfig } from "../config/load-config.js";
 import type { ResolvedConfig } from "../config/resolved-config.js";
+import type { ContextualizeProgress } from "../contextualize/contextualize-index.js";
+import { type GeneratorChoice, resolveGenerator } from "../contextualize/resolve-generator.js";
 import { UsageError } from "../core/errors.js";
 import type { ContextFragment } from "../core/fragment.js";
 import type { Store, StoreStats } from "../core/store.js";
 import type { Backends, ContextStrategy } from "../core/strategy.js";
 import type { TextHit } from "../core/text-backend.js";
 import type { TokenCounter } from "../core/token-counter.js";
-import type { IndexReport, Resource } from "../core/types.js";
+import type { Resource } from "../core/types.js";
 import type { IndexProgress } from "../ingest/index-resources.js";
 import { SqliteStore } from "../store/sqlite/sqlite-store.js";
 import { ProjectBreakers } from "../strategies/breaker-board.js";
@@ -20,8 +22,8 @@ import type { StrategyRegistry } from "../strategies/registry.js";
 import { StrategyPipeline } from "../strategies/strategy-pipeline.js";
 import { queryTerms } from "../text/code-tokenizer.js";
 import { createTokenCounter } from "../tokens/create-counter.js";
-import { indexProject } from "./index-project.js";
 import { findProjectRoot, indexPathFor } from "./locate-project.js";
+import { type IndexRunReport, runIndex } from "./run-index.js";
 
 export interface OpenOptions {
   /** A folder inside the project (default: the working folder). */
@@ -38,6 +40,15 @@ export interface OpenOptions {
   readonly env?: NodeJS.ProcessEnv;
   /** Strategies to register besides the built-ins and the config's custom ones. */
   readonly strategies?: readonly ContextStrategy[];
+}
+
+export interface IndexOptions {
+  /** Context generator to use, overriding config and environment (top of the priority chain). */
+  readonly contextualize?: string;
+  /** Only estimate what contextualizing would send and cost. */
+  readonly dryRun?: boolean;
+  readonly onProgress?: (progress: IndexProgress | ContextualizeProgress) => void;
+  readonly signal?: AbortSignal;
 }
 
 export interface QueryOptions {
@@ -78,6 +89,12 @@ export interface StatusReport {
   readonly tokenCounter: string;
   readonly configFiles: readonly string[];
   readonly enabledStrategies: readonly string[];
+  readonly contextGenerator: {
+    readonly name: string;
+    readonly model: string;
+    readonly reason: string;
+    readonly fallback: boolean;
+  };
 }
 
 /** Which strategies run for a project, and where that list comes from. */
@@ -105,6 +122,7 @@ export class ContextEngine {
     /** True when this open created the index file. */
     readonly created: boolean,
     counter: TokenCounter,
+    private readonly env: NodeJS.ProcessEnv,
   ) {
     this.counter = counter;
   }
@@ -150,6 +168,7 @@ export class ContextEngine {
       pipeline,
       !existed && !inMemory,
       counter,
+      options.env ?? process.env,
     );
   }
 
@@ -159,20 +178,29 @@ export class ContextEngine {
 
   /**
    * Indexes `paths` (default: the roots the index already covers, or the project
-   * root for a new index), adding any new root to the index.
+   * root for a new index), adding any new root, then gives every changed chunk
+   * the context of the active generator.
    */
-  async index(
-    paths?: readonly string[],
-    onProgress?: (progress: IndexProgress) => void,
-  ): Promise<IndexReport> {
+  async index(paths?: readonly string[], options: IndexOptions = {}): Promise<IndexRunReport> {
     const roots =
       paths && paths.length > 0 ? paths.map((path) => resolve(path)) : await this.coveredRoots();
-    return indexProject(roots, this.store, this.config, this.counter, onProgress);
+    return runIndex(roots, this.store, this.config, this.counter, {
+      choice: this.generatorChoice(options.contextualize),
+      dryRun: options.dryRun ?? false,
+      env: this.env,
+      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
   }
 
   /** Re-indexes what changed under the roots the index covers. */
-  refresh(onProgress?: (progress: IndexProgress) => void): Promise<IndexReport> {
-    return this.index(undefined, onProgress);
+  refresh(options: IndexOptions = {}): Promise<IndexRunReport> {
+    return this.index(undefined, options);
+  }
+
+  /** The context generator the priority chain picks, and why. */
+  generatorChoice(explicit?: string): GeneratorChoice {
+    return resolveGenerator(explicit, this.config.contextualize, this.env);
   }
 
   /** Assembles context for a task within a token budget, through the strategy pipeline. */
@@ -274,6 +302,7 @@ export class ContextEngine {
       tokenCounter: this.counter.name,
       configFiles: this.config.sources,
       enabledStrategies: (await this.enabledStrategies()).enabled,
+      contextGenerator: describeChoice(() => this.generatorChoice()),
     };
   }
 
@@ -288,6 +317,16 @@ export class ContextEngine {
   private async coveredRoots(): Promise<string[]> {
     const resources = await this.store.listResources();
     return resources.length > 0 ? resources.map((resource) => resource.root) : [this.root];
+  }
+}
+
+/** The active generator for status; a misconfiguration is shown, not thrown. */
+function describeChoice(choose: () => GeneratorChoice): StatusReport["contextGenerator"] {
+  try {
+    const { name, model, reason, fallback } = choose();
+    return { name, model, reason, fallback };
+  } catch (error) {
+    return { name: "unavailable", model: "", reason: (error as Error).message, fallback: false };
   }
 }
 

@@ -5,11 +5,18 @@ import type { IndexReport } from "../core/types.js";
 import { DocumentChunker } from "../ingest/chunk/chunk-document.js";
 import { InThreadPreparer } from "../ingest/in-thread-preparer.js";
 import { type IndexProgress, indexResources } from "../ingest/index-resources.js";
+import type { InlineContexts } from "../ingest/prepare-document.js";
 import type { DocumentPreparer } from "../ingest/preparer.js";
 import { WorkerPreparer } from "../ingest/worker-preparer.js";
 
 /** Starting threads costs more than it saves on a handful of changed files. */
 const MIN_FILES_FOR_WORKERS = 48;
+
+export interface IndexProjectOptions {
+  readonly contexts: InlineContexts;
+  readonly force: boolean;
+  readonly onProgress?: (progress: IndexProgress) => void;
+}
 
 /** Indexes roots with the configured limits, in worker threads when the run is large. */
 export function indexProject(
@@ -17,13 +24,14 @@ export function indexProject(
   store: Store,
   config: ResolvedConfig,
   counter: TokenCounter,
-  onProgress?: (progress: IndexProgress) => void,
+  options: IndexProjectOptions,
 ): Promise<IndexReport> {
   const preparerFor = (files: number): DocumentPreparer => {
-    const inThread = () => new InThreadPreparer(new DocumentChunker(config.chunking, counter));
+    const inThread = () =>
+      new InThreadPreparer(new DocumentChunker(config.chunking, counter), options.contexts);
     if (files < MIN_FILES_FOR_WORKERS || config.workers === 0) return inThread();
     const pool = WorkerPreparer.create(
-      { limits: config.chunking, counter: counter.name },
+      { limits: config.chunking, counter: counter.name, contexts: options.contexts },
       config.workers ?? undefined,
     );
     return pool ?? inThread();
@@ -32,6 +40,7 @@ export function indexProject(
     store,
     limits: config.hydration,
     preparerFor,
-    ...(onProgress ? { onProgress } : {}),
+    force: options.force,
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
   });
 }

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { ContextBatchError, type ContextGenerator } from "../core/context-generator.js";
 import type { ContextFragment } from "../core/fragment.js";
 import type { Store } from "../core/store.js";
 import type { TokenCounter } from "../core/token-counter.js";
@@ -19,6 +20,8 @@ export interface EvalOptions {
   /** Opens an empty store at a file path; the harness deletes the file afterwards. */
   readonly openStore: (file: string) => Store;
   readonly onProgress?: (phase: "index" | "query", done: number, total: number) => void;
+  /** Writes a context for every unit (its document from documents.jsonl) before ranking. */
+  readonly contextualize?: ContextGenerator;
 }
 
 export interface EvalReport {
@@ -34,7 +37,14 @@ export interface EvalReport {
   /** Mean tokens of the top k units per query, keyed by k. */
   readonly tokensPerQuery: Readonly<Record<number, number>>;
   readonly units: number;
+  /** Seconds to index the corpus, contexts included. */
   readonly indexSeconds: number;
+  /** Contexts written for the units, when a generator was given. */
+  readonly contexts: {
+    readonly generator: string;
+    readonly written: number;
+    readonly failed: number;
+  } | null;
 }
 
 /**
@@ -47,6 +57,9 @@ export async function runEval(dataset: BeirDataset, options: EvalOptions): Promi
   try {
     const indexStart = performance.now();
     const unitTokens = await indexCorpus(store, dataset, options);
+    const contexts = options.contextualize
+      ? await contextualizeCorpus(store, dataset, options.contextualize)
+      : null;
     const indexSeconds = (performance.now() - indexStart) / 1000;
 
     const judged = dataset.queries.filter((query) => dataset.qrels.has(query.id));
@@ -89,6 +102,7 @@ export async function runEval(dataset: BeirDataset, options: EvalOptions): Promi
       ),
       units: dataset.corpus.length,
       indexSeconds: round(indexSeconds),
+      contexts,
     };
   } finally {
     await store.close();
@@ -126,6 +140,10 @@ async function indexCorpus(
           header: "",
           defines: [],
           tokens: count,
+          hash: "",
+          context: null,
+          contextKey: null,
+          contextStatus: null,
           // Unit ids are not paths: indexing them would only add noise.
           search: { path: "", symbols: "", context: "", body: indexText(content) },
         },
@@ -143,4 +161,73 @@ function unitText(unit: CorpusUnit): string {
 
 function round(value: number): number {
   return Math.round(value * 100) / 100;
+}
+
+/**
+ * Gives each unit a context from the generator, document by document (a unit
+ * with no document in documents.jsonl is its own document), indexed with it.
+ */
+async function contextualizeCorpus(
+  store: Store,
+  dataset: BeirDataset,
+  generator: ContextGenerator,
+): Promise<{ generator: string; written: number; failed: number }> {
+  const [resource] = await store.listResources();
+  const byDocument = new Map<string, CorpusUnit[]>();
+  for (const unit of dataset.corpus) {
+    const key =
+      unit.docId !== undefined && dataset.documents.has(unit.docId)
+        ? unit.docId
+        : `unit:${unit.id}`;
+    const group = byDocument.get(key);
+    if (group) group.push(unit);
+    else byDocument.set(key, [unit]);
+  }
+  let written = 0;
+  let failed = 0;
+  for (const [key, units] of byDocument) {
+    const documentText = dataset.documents.get(key) ?? unitText(units[0] as CorpusUnit);
+    const chunks = units.map((unit) => ({
+      content: unitText(unit),
+      path: "",
+      language: "text",
+      kind: "unit" as const,
+      symbol: "",
+      enclosing: [],
+      defines: [],
+      startLine: 1,
+      endLine: unitText(unit).split("\n").length,
+    }));
+    let contexts: readonly (string | null)[];
+    try {
+      contexts = await generator.contextualizeBatch(chunks, documentText);
+    } catch (error) {
+      contexts = error instanceof ContextBatchError ? error.contexts : chunks.map(() => null);
+    }
+    const updates = [];
+    for (const [index, unit] of units.entries()) {
+      const context = contexts[index] ?? null;
+      if (!context) {
+        failed++;
+        continue;
+      }
+      const [stored] = await store.getDocumentChunks(resource?.id ?? "", unit.id);
+      if (!stored) continue;
+      updates.push({
+        chunkId: stored.id,
+        context,
+        contextKey: null,
+        contextStatus: "generated" as const,
+        search: {
+          path: "",
+          symbols: "",
+          context: indexText(context),
+          body: indexText(stored.content),
+        },
+      });
+      written++;
+    }
+    await store.updateChunkContexts(updates);
+  }
+  return { generator: generator.name, written, failed };
 }

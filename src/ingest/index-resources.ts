@@ -33,6 +33,8 @@ export interface IndexOptions {
    * caller picks worker threads for large runs and the current thread for small.
    */
   readonly preparerFor: (changedFiles: number) => DocumentPreparer;
+  /** Re-read and re-chunk every file (after chunking or tokenizing rules changed). */
+  readonly force?: boolean;
   readonly onProgress?: (progress: IndexProgress) => void;
 }
 
@@ -95,7 +97,9 @@ async function indexFiles(
   for (const file of files) {
     const previous = known.get(file.relPath);
     known.delete(file.relPath);
-    if (previous && previous.size === file.size && previous.mtimeMs === Math.trunc(file.mtimeMs)) {
+    const untouched =
+      previous && previous.size === file.size && previous.mtimeMs === Math.trunc(file.mtimeMs);
+    if (untouched && !options.force) {
       counts.unchanged++;
     } else {
       toRead.push({ file, previous });
@@ -113,7 +117,7 @@ async function indexFiles(
         const task = preparer.prepare({
           absPath: file.absPath,
           relPath: file.relPath,
-          previousHash: previous?.hash ?? null,
+          previousHash: options.force ? null : (previous?.hash ?? null),
         });
         // Awaited below in order; this only keeps a failure after an earlier one from going unhandled.
         task.catch(() => undefined);

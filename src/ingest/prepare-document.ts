@@ -24,10 +24,14 @@ export type PreparedDocument =
       readonly chunks: ChunkToStore[];
     };
 
+/** Whether chunks get structural contexts ("structural") or none ("none", contexts turned off). */
+export type InlineContexts = "structural" | "none";
+
 /** Reads, classifies, hashes and chunks one file: the CPU-heavy part of indexing. */
 export async function prepareDocument(
   task: PrepareTask,
   chunker: DocumentChunker,
+  contexts: InlineContexts,
 ): Promise<PreparedDocument> {
   let bytes: Buffer;
   try {
@@ -45,6 +49,9 @@ export async function prepareDocument(
     bytes: bytes.length,
     hash,
     language: chunked.language,
-    chunks: withSearchText(task.relPath, chunked.chunks),
+    chunks: withSearchText(
+      { path: task.relPath, language: chunked.language, text: decoded.text, contexts },
+      chunked.chunks,
+    ),
   };
 }

@@ -9,7 +9,7 @@ const config = workerData as WorkerConfig;
 const chunker = new DocumentChunker(config.limits, createTokenCounter(config.counter));
 
 parentPort?.on("message", (request: WorkerRequest) => {
-  prepareDocument(request.task, chunker).then(
+  prepareDocument(request.task, chunker, config.contexts).then(
     (result) => parentPort?.postMessage({ id: request.id, result } satisfies WorkerReply),
     (error: unknown) =>
       parentPort?.postMessage({ id: request.id, error: String(error) } satisfies WorkerReply),

@@ -4,12 +4,13 @@ import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { CtxError } from "../core/errors.js";
 import type { ChunkLimits } from "./chunk/draft-builder.js";
-import type { PreparedDocument, PrepareTask } from "./prepare-document.js";
+import type { InlineContexts, PreparedDocument, PrepareTask } from "./prepare-document.js";
 import type { DocumentPreparer } from "./preparer.js";
 
 export interface WorkerConfig {
   readonly limits: ChunkLimits;
   readonly counter: string;
+  readonly contexts: InlineContexts;
 }
 
 export interface WorkerRequest {

@@ -1,8 +1,16 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 const CLI = fileURLToPath(new URL("../../dist/cli/main.js", import.meta.url));
+
+const NO_PROVIDERS = {
+  ANTHROPIC_API_KEY: "",
+  ANTHROPIC_BASE_URL: "",
+  CLAUDE_CODE_OAUTH_TOKEN: "",
+  OPENAI_API_KEY: "",
+  OPENAI_BASE_URL: "",
+};
 
 export interface CliResult {
   readonly code: number;
@@ -21,8 +29,42 @@ export function runCli(
   const result = spawnSync(process.execPath, [CLI, ...args], {
     cwd,
     encoding: "utf8",
-    env: { ...process.env, XDG_CONFIG_HOME: cwd, ...env },
+    // No model keys leak in from the machine: tests that want a provider say so.
+    env: { ...process.env, XDG_CONFIG_HOME: cwd, ...NO_PROVIDERS, ...env },
     timeout: 60_000,
   });
   return { code: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
+}
+
+/**
+ * Runs the CLI without blocking this process's event loop: needed when the test
+ * serves something (a model API) the CLI calls.
+ */
+export function runCliAsync(
+  args: readonly string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv = {},
+): Promise<CliResult> {
+  if (!existsSync(CLI))
+    throw new Error(`${CLI} is missing: run \`npm run build\` before the CLI tests`);
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd,
+      env: { ...process.env, XDG_CONFIG_HOME: cwd, ...NO_PROVIDERS, ...env },
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (data: Buffer) => {
+      stdout += data.toString();
+    });
+    child.stderr.on("data", (data: Buffer) => {
+      stderr += data.toString();
+    });
+    const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? -1, stdout, stderr });
+    });
+  });
 }

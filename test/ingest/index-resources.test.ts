@@ -17,7 +17,7 @@ function setup(root: string) {
       store,
       limits: DEFAULT_LIMITS,
       preparerFor: () =>
-        new InThreadPreparer(new DocumentChunker(DEFAULT_CHUNK_LIMITS, o200kCounter)),
+        new InThreadPreparer(new DocumentChunker(DEFAULT_CHUNK_LIMITS, o200kCounter), "structural"),
     });
   const paths = async () =>
     (await store.listDocuments((await store.listResources())[0]?.id ?? ""))

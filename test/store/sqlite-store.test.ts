@@ -18,7 +18,7 @@ function document(resourceId: string, path: string, text: string): DocumentToSto
     size: text.length,
     mtimeMs: 1000,
     hash: `hash-of-${text.length}`,
-    chunks: withSearchText(path, [
+    chunks: withSearchText({ path, language: "typescript", text, contexts: "structural" }, [
       {
         startLine: 1,
         endLine: lines.length,

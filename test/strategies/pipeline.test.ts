@@ -44,7 +44,7 @@ beforeAll(async () => {
     store,
     limits: DEFAULT_LIMITS,
     preparerFor: () =>
-      new InThreadPreparer(new DocumentChunker(DEFAULT_CHUNK_LIMITS, o200kCounter)),
+      new InThreadPreparer(new DocumentChunker(DEFAULT_CHUNK_LIMITS, o200kCounter), "structural"),
   });
 });
 

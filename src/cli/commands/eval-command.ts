@@ -1,5 +1,8 @@
 import type { Command } from "commander";
 import { loadConfig } from "../../config/load-config.js";
+import { createGenerator } from "../../contextualize/create-generator.js";
+import { resolveGenerator } from "../../contextualize/resolve-generator.js";
+import { UsageMeter } from "../../contextualize/usage-meter.js";
 import { findProjectRoot } from "../../engine/locate-project.js";
 import { readBeirDataset } from "../../eval/beir.js";
 import { pipelineRanker } from "../../eval/pipeline-ranker.js";
@@ -10,6 +13,7 @@ import { collect, positiveIntegerList } from "../parse-options.js";
 
 interface EvalFlags {
   strategy?: string[];
+  contextualize?: string;
   k: number[];
   json?: boolean;
 }
@@ -30,6 +34,10 @@ export function registerEvalCommand(
       collect,
     )
     .option("-k, --k <list>", "cut-offs for Pass@k", positiveIntegerList, [5, 10, 20])
+    .option(
+      "--contextualize <generator>",
+      "write a context for every unit first (anthropic, claude-agent-sdk, openai-compatible, structural), using documents.jsonl",
+    )
     .option("--json", "print one JSON object")
     .action((dir: string, flags: EvalFlags) =>
       run(async () => {
@@ -39,18 +47,34 @@ export function registerEvalCommand(
         const strategies = flags.strategy ?? config.strategies.enabled;
         const rank = await pipelineRanker(config.strategies, strategies, counter, root);
         const dataset = await readBeirDataset(dir);
+        const usage = new UsageMeter();
+        const generator = flags.contextualize
+          ? createGenerator(
+              resolveGenerator(flags.contextualize, config.contextualize, process.env),
+              config.contextualize,
+              counter,
+              usage,
+            )
+          : undefined;
         const report = await runEval(dataset, {
           label: strategies.join("+"),
           rank,
           ks: flags.k,
           counter,
           openStore: (file) => SqliteStore.open(file, { create: true }),
+          ...(generator ? { contextualize: generator } : {}),
         });
         process.stdout.write(
           flags.json
             ? `${JSON.stringify(toJson(report, flags.k))}\n`
             : formatReport(report, flags.k),
         );
+        if (generator?.remote && !flags.json) {
+          const spent = usage.snapshot();
+          process.stdout.write(
+            `Model calls: ${spent.calls} (${spent.retries} retries); tokens in ${spent.inputTokens}, out ${spent.outputTokens}\n`,
+          );
+        }
         return 0;
       }),
     );
@@ -73,6 +97,9 @@ function formatReport(report: EvalReport, ks: readonly number[]): string {
   const rows = [
     `Dataset: ${report.dataset} (${report.units} units, ${report.queries} judged queries; indexed in ${report.indexSeconds} s)`,
     `Strategy: ${report.strategy} (through the pipeline)`,
+    report.contexts
+      ? `Contexts: ${report.contexts.generator}, ${report.contexts.written} written, ${report.contexts.failed} failed`
+      : "Contexts: none",
     ...ks.map(
       (k) =>
         `Pass@${k} (= Recall@${k}): ${report.passAtK[k]?.toFixed(2)}  · tokens in top ${k}: ${report.tokensPerQuery[k]}`,

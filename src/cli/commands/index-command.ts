@@ -3,6 +3,15 @@ import type { Command } from "commander";
 import { PathNotFoundError } from "../../core/errors.js";
 import { ContextEngine } from "../../engine/context-engine.js";
 import { formatIndexReport } from "../format.js";
+import { formatContexts } from "../format-contexts.js";
+
+interface IndexFlags {
+  db?: string;
+  json?: boolean;
+  contextualize?: string | boolean;
+  dryRun?: boolean;
+}
+
 import { indexProgressReporter } from "../progress.js";
 
 export function registerIndexCommand(
@@ -17,7 +26,15 @@ export function registerIndexCommand(
     .argument("[paths...]", "folders to index")
     .option("--db <file>", "index file (default: .ctx/index.db in the project)")
     .option("--json", "print the report as JSON")
-    .action((paths: string[], options: { db?: string; json?: boolean }) =>
+    .option(
+      "--contextualize [generator]",
+      "write chunk contexts with this generator (anthropic, claude-agent-sdk, openai-compatible, structural, none); without a name, the configured one",
+    )
+    .option(
+      "--dry-run",
+      "with --contextualize: show what would be sent and its estimated cost, send nothing",
+    )
+    .action((paths: string[], options: IndexFlags) =>
       run(async () => {
         const missing = paths.find((path) => !existsSync(path));
         if (missing !== undefined) throw new PathNotFoundError(missing, "folder to index");
@@ -27,11 +44,21 @@ export function registerIndexCommand(
         });
         const progress = indexProgressReporter(!options.json);
         try {
-          const report = await engine.index(paths, progress.onProgress);
+          const report = await engine.index(paths, {
+            onProgress: progress.onProgress,
+            dryRun: options.dryRun ?? false,
+            ...(typeof options.contextualize === "string"
+              ? { contextualize: options.contextualize }
+              : {}),
+          });
           progress.stop();
-          if (options.json)
+          if (options.json) {
             process.stdout.write(`${JSON.stringify({ ...report, indexPath: engine.indexPath })}\n`);
-          else process.stdout.write(`${formatIndexReport(report, engine.indexPath)}\n`);
+          } else {
+            process.stdout.write(
+              `${formatIndexReport(report, engine.indexPath)}\n${formatContexts(report.contexts)}\n`,
+            );
+          }
           return 0;
         } finally {
           progress.stop();

@@ -34,6 +34,12 @@ export function registerStatusCommand(
                 .join(", ") || "none"
             }`,
             `Token counter: ${status.tokenCounter}`,
+            `Contexts: ${status.contextGenerator.name}${status.contextGenerator.model ? ` (${status.contextGenerator.model})` : ""} — ${status.contextGenerator.reason}`,
+            `  chunks by context: ${
+              Object.entries(store.contexts)
+                .map(([state, n]) => `${state} ${n}`)
+                .join(", ") || "none yet"
+            }`,
             `Config: ${status.configFiles.length > 0 ? status.configFiles.join(", ") : "defaults (no ctx.toml)"}`,
             "Roots:",
           ];

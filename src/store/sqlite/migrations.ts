@@ -66,6 +66,20 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (project, strategy)
   );
   `,
+  // 3: chunk hashes and context state; the context cache.
+  `
+  ALTER TABLE chunks ADD COLUMN hash TEXT NOT NULL DEFAULT '';
+  ALTER TABLE chunks ADD COLUMN context_key TEXT;
+  ALTER TABLE chunks ADD COLUMN context_status TEXT;
+
+  CREATE TABLE context_cache (
+    key TEXT PRIMARY KEY,
+    context TEXT NOT NULL,
+    generator TEXT NOT NULL,
+    model TEXT NOT NULL,
+    created_at TEXT NOT NULL
+  );
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -15,14 +15,17 @@ export interface ChunkRow {
   parent_symbol: string | null;
   content: string;
   header: string;
+  defines: string;
   context: string | null;
+  context_status: string | null;
+  hash: string;
   tokens: number;
 }
 
 export const CHUNK_COLUMNS = `c.id, c.document_id, d.resource_id, d.path, d.language, c.start_line,
   c.end_line, c.kind, c.symbol, c.parent_id,
   (SELECT p.symbol FROM chunks p WHERE p.id = c.parent_id) AS parent_symbol,
-  c.content, c.header, c.context, c.tokens`;
+  c.content, c.header, c.defines, c.context, c.context_status, c.hash, c.tokens`;
 
 export function toStoredChunk(row: ChunkRow): StoredChunk {
   return {
@@ -39,7 +42,10 @@ export function toStoredChunk(row: ChunkRow): StoredChunk {
     parentSymbol: row.parent_symbol ?? "",
     content: row.content,
     header: row.header,
+    defines: row.defines.length > 0 ? row.defines.split(" ") : [],
     context: row.context,
+    contextStatus: row.context_status,
+    hash: row.hash,
     tokens: row.tokens,
   };
 }

@@ -1,7 +1,15 @@
 import type Database from "better-sqlite3";
 import { ulid } from "ulid";
 import type { BreakerRecord } from "../../core/breaker.js";
-import type { DocumentToStore, ProjectRecord, Store, StoreStats } from "../../core/store.js";
+import type {
+  CachedContext,
+  ChunkContextState,
+  ChunkContextUpdate,
+  DocumentToStore,
+  ProjectRecord,
+  Store,
+  StoreStats,
+} from "../../core/store.js";
 import {
   DEFAULT_FIELD_WEIGHTS,
   type FieldWeights,
@@ -16,6 +24,7 @@ import type {
   StoredChunk,
 } from "../../core/types.js";
 import { emptySkipCounts } from "../../core/types.js";
+import * as contexts from "./context-queries.js";
 import { SCHEMA_VERSION } from "./migrations.js";
 import { openDatabase } from "./open-database.js";
 import { CHUNK_COLUMNS, type ChunkRow, toStoredChunk } from "./rows.js";
@@ -53,8 +62,8 @@ export class SqliteStore implements Store {
     );
     this.insertChunk = db.prepare(
       `INSERT INTO chunks (document_id, ordinal, start_line, end_line, kind, symbol, parent_id,
-         content, header, defines, context, tokens)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         content, header, defines, context, tokens, hash, context_key, context_status)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.insertFts = db.prepare(
       "INSERT INTO chunks_fts (rowid, path, symbols, context, body) VALUES (?, ?, ?, ?, ?)",
@@ -146,8 +155,11 @@ export class SqliteStore implements Store {
           chunk.content,
           chunk.header,
           chunk.defines.join(" "),
-          null,
+          chunk.context,
           chunk.tokens,
+          chunk.hash,
+          chunk.contextKey,
+          chunk.contextStatus,
         );
         const chunkId = Number(result.lastInsertRowid);
         ids.push(chunkId);
@@ -242,7 +254,7 @@ export class SqliteStore implements Store {
                 (SELECT coalesce(sum(size), 0) FROM documents) AS bytes,
                 (SELECT max(last_indexed_at) FROM resources) AS lastIndexedAt`,
       )
-      .get() as Omit<StoreStats, "schemaVersion" | "languages">;
+      .get() as Omit<StoreStats, "schemaVersion" | "languages" | "contexts">;
     const languages: Record<string, number> = {};
     const rows = this.db
       .prepare(
@@ -250,7 +262,43 @@ export class SqliteStore implements Store {
       )
       .all() as { language: string; n: number }[];
     for (const row of rows) languages[row.language] = row.n;
-    return { ...counts, schemaVersion: SCHEMA_VERSION, languages };
+    return {
+      ...counts,
+      schemaVersion: SCHEMA_VERSION,
+      languages,
+      contexts: contexts.contextCounts(this.db),
+    };
+  }
+
+  async getMeta(key: string): Promise<string | null> {
+    const row = this.db.prepare("SELECT value FROM ctx_meta WHERE key = ?").get(key) as
+      | { value: string }
+      | undefined;
+    return row?.value ?? null;
+  }
+
+  async setMeta(key: string, value: string): Promise<void> {
+    this.db
+      .prepare(
+        "INSERT INTO ctx_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+      )
+      .run(key, value);
+  }
+
+  async listChunkContextStates(): Promise<ChunkContextState[]> {
+    return contexts.listChunkContextStates(this.db);
+  }
+
+  async updateChunkContexts(updates: readonly ChunkContextUpdate[]): Promise<void> {
+    contexts.updateChunkContexts(this.db, updates);
+  }
+
+  async getCachedContexts(keys: readonly string[]): Promise<Map<string, string>> {
+    return contexts.getCachedContexts(this.db, keys);
+  }
+
+  async putCachedContexts(entries: readonly CachedContext[]): Promise<void> {
+    contexts.putCachedContexts(this.db, entries);
   }
 
   async getProject(name: string): Promise<ProjectRecord> {

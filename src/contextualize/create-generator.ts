@@ -1,0 +1,75 @@
+import type { ContextGenerator } from "../core/context-generator.js";
+import type { TokenCounter } from "../core/token-counter.js";
+import type { ContextualizeSettings } from "./contextualize-settings.js";
+import { AnthropicClient } from "./llm/anthropic-client.js";
+import { ClaudeAgentClient } from "./llm/claude-agent-client.js";
+import type { LlmClient } from "./llm/llm-client.js";
+import { LlmContextGenerator } from "./llm/llm-context-generator.js";
+import { OpenAiCompatibleClient } from "./llm/openai-client.js";
+import { NoContextGenerator } from "./none-generator.js";
+import type { GeneratorChoice } from "./resolve-generator.js";
+import { StructuralContextGenerator } from "./structural-generator.js";
+import type { UsageMeter } from "./usage-meter.js";
+
+/** Builds the chosen generator; model generators share one usage meter per run. */
+export function createGenerator(
+  choice: GeneratorChoice,
+  settings: ContextualizeSettings,
+  counter: TokenCounter,
+  usage: UsageMeter,
+  env: NodeJS.ProcessEnv = process.env,
+): ContextGenerator {
+  const client = clientFor(choice, settings, env);
+  if (!client)
+    return choice.name === "none"
+      ? new NoContextGenerator()
+      : new StructuralContextGenerator(counter);
+  return new LlmContextGenerator(
+    client,
+    {
+      batchSize: settings.batchSize,
+      concurrency: settings.concurrency,
+      retry: {
+        maxRetries: settings.maxRetries,
+        baseMs: settings.retryBaseMs,
+        maxMs: settings.retryMaxMs,
+      },
+      maxDocumentTokens: settings.maxDocumentTokens,
+      maxContextTokens: settings.maxContextTokens,
+    },
+    counter,
+    usage,
+  );
+}
+
+function clientFor(
+  choice: GeneratorChoice,
+  settings: ContextualizeSettings,
+  env: NodeJS.ProcessEnv,
+): LlmClient | null {
+  switch (choice.name) {
+    case "anthropic":
+      return new AnthropicClient({
+        apiKey: choice.apiKey ?? "",
+        model: choice.model,
+        baseUrl: choice.baseUrl,
+        timeoutMs: settings.requestTimeoutMs,
+      });
+    case "openai-compatible":
+      return new OpenAiCompatibleClient({
+        // Local servers (Ollama, llama.cpp) take any key; the SDK insists on one.
+        apiKey: choice.apiKey ?? "not-needed",
+        model: choice.model,
+        baseUrl: choice.baseUrl ?? "https://api.openai.com/v1",
+        timeoutMs: settings.requestTimeoutMs,
+      });
+    case "claude-agent-sdk":
+      return new ClaudeAgentClient({
+        model: choice.model,
+        timeoutMs: settings.requestTimeoutMs,
+        env: { ...env },
+      });
+    default:
+      return null;
+  }
+}

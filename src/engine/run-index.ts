@@ -1,0 +1,87 @@
+import type { ResolvedConfig } from "../config/resolved-config.js";
+import {
+  type ContextualizeProgress,
+  type ContextualizeReport,
+  contextualizeIndex,
+} from "../contextualize/contextualize-index.js";
+import { createGenerator } from "../contextualize/create-generator.js";
+import { type CostEstimate, estimateCost } from "../contextualize/estimate-cost.js";
+import type { GeneratorChoice } from "../contextualize/resolve-generator.js";
+import { UsageMeter } from "../contextualize/usage-meter.js";
+import type { Store } from "../core/store.js";
+import type { TokenCounter } from "../core/token-counter.js";
+import type { IndexReport } from "../core/types.js";
+import type { IndexProgress } from "../ingest/index-resources.js";
+import { indexProject } from "./index-project.js";
+
+/**
+ * Bumped when chunking, tokenizing or structural contexts change in a way that
+ * makes stored chunks stale: the next run then re-reads every file.
+ */
+export const INGEST_VERSION = "3";
+
+export interface IndexRunOptions {
+  readonly choice: GeneratorChoice;
+  /** Estimate what contextualizing would send and cost instead of doing it. */
+  readonly dryRun: boolean;
+  readonly onProgress?: (progress: IndexProgress | ContextualizeProgress) => void;
+  readonly env: NodeJS.ProcessEnv;
+  readonly signal?: AbortSignal;
+}
+
+/** What `ctx index` did: files, then contexts (or, in a dry run, what contexts would cost). */
+export interface IndexRunReport extends IndexReport {
+  readonly contexts: {
+    readonly generator: string;
+    readonly model: string;
+    readonly reason: string;
+    readonly fallback: boolean;
+    readonly report: ContextualizeReport | null;
+    readonly estimate: CostEstimate | null;
+  };
+}
+
+/** Indexes the roots, then brings every chunk's context in line with the chosen generator. */
+export async function runIndex(
+  roots: readonly string[],
+  store: Store,
+  config: ResolvedConfig,
+  counter: TokenCounter,
+  options: IndexRunOptions,
+): Promise<IndexRunReport> {
+  const force = (await store.getMeta("ingest_version")) !== INGEST_VERSION;
+  const files = await indexProject(roots, store, config, counter, {
+    contexts: options.choice.name === "none" ? "none" : "structural",
+    force,
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+  });
+  await store.setMeta("ingest_version", INGEST_VERSION);
+  const usage = new UsageMeter();
+  const generator = createGenerator(
+    options.choice,
+    config.contextualize,
+    counter,
+    usage,
+    options.env,
+  );
+  const { choice } = options;
+  const summary = {
+    generator: choice.name,
+    model: choice.model,
+    reason: choice.reason,
+    fallback: choice.fallback,
+  };
+  if (options.dryRun) {
+    const estimate = await estimateCost(store, generator, config.contextualize, counter);
+    return { ...files, contexts: { ...summary, report: null, estimate } };
+  }
+  const report = await contextualizeIndex({
+    store,
+    generator,
+    usage,
+    concurrency: config.contextualize.concurrency,
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  return { ...files, contexts: { ...summary, report, estimate: null } };
+}

@@ -1,0 +1,81 @@
+import type Database from "better-sqlite3";
+import type {
+  CachedContext,
+  ChunkContextState,
+  ChunkContextUpdate,
+  ContextStatus,
+} from "../../core/store.js";
+
+/** Context state of every chunk, with the hashes its cache key is made of. */
+export function listChunkContextStates(db: Database.Database): ChunkContextState[] {
+  const rows = db
+    .prepare(
+      `SELECT c.id AS chunkId, c.document_id AS documentId, d.resource_id AS resourceId, d.path,
+              d.hash AS documentHash, c.hash AS chunkHash, c.context_key AS contextKey,
+              c.context_status AS contextStatus
+       FROM chunks c JOIN documents d ON d.id = c.document_id
+       ORDER BY d.resource_id, d.path, c.ordinal`,
+    )
+    .all() as (Omit<ChunkContextState, "contextStatus"> & { contextStatus: string | null })[];
+  return rows.map((row) => ({ ...row, contextStatus: row.contextStatus as ContextStatus | null }));
+}
+
+/** Writes new contexts and rewrites the chunks' full-text rows, in one transaction. */
+export function updateChunkContexts(
+  db: Database.Database,
+  updates: readonly ChunkContextUpdate[],
+): void {
+  const setChunk = db.prepare(
+    "UPDATE chunks SET context = ?, context_key = ?, context_status = ? WHERE id = ?",
+  );
+  const dropFts = db.prepare("DELETE FROM chunks_fts WHERE rowid = ?");
+  const addFts = db.prepare(
+    "INSERT INTO chunks_fts (rowid, path, symbols, context, body) VALUES (?, ?, ?, ?, ?)",
+  );
+  db.transaction(() => {
+    for (const update of updates) {
+      setChunk.run(update.context, update.contextKey, update.contextStatus, update.chunkId);
+      dropFts.run(update.chunkId);
+      const { search } = update;
+      addFts.run(update.chunkId, search.path, search.symbols, search.context, search.body);
+    }
+  })();
+}
+
+export function getCachedContexts(
+  db: Database.Database,
+  keys: readonly string[],
+): Map<string, string> {
+  const found = new Map<string, string>();
+  if (keys.length === 0) return found;
+  const rows = db
+    .prepare("SELECT key, context FROM context_cache WHERE key IN (SELECT value FROM json_each(?))")
+    .all(JSON.stringify(keys)) as { key: string; context: string }[];
+  for (const row of rows) found.set(row.key, row.context);
+  return found;
+}
+
+export function putCachedContexts(db: Database.Database, entries: readonly CachedContext[]): void {
+  const insert = db.prepare(
+    `INSERT INTO context_cache (key, context, generator, model, created_at) VALUES (?, ?, ?, ?, ?)
+     ON CONFLICT(key) DO UPDATE SET context = excluded.context`,
+  );
+  const now = new Date().toISOString();
+  db.transaction(() => {
+    for (const entry of entries)
+      insert.run(entry.key, entry.context, entry.generator, entry.model, now);
+  })();
+}
+
+/** Chunks by context status; chunks without a context count as "none". */
+export function contextCounts(db: Database.Database): Record<string, number> {
+  const rows = db
+    .prepare(
+      `SELECT CASE WHEN context_status IS NULL THEN 'none'
+                   WHEN context_status LIKE 'failed:%' THEN 'failed'
+                   ELSE context_status END AS status, count(*) AS n
+       FROM chunks GROUP BY status ORDER BY status`,
+    )
+    .all() as { status: string; n: number }[];
+  return Object.fromEntries(rows.map((row) => [row.status, row.n]));
+}
