@@ -114,8 +114,10 @@ function markdownRenderer({ explain, runs }: RenderOptions): Renderer {
         ...[...fragment.content.matchAll(/`+/g)].map((run) => run[0].length),
       );
       const fence = "`".repeat(longestRun + 1);
+      const context =
+        explain && fragment.context ? `> context: ${oneLine(fragment.context)}\n\n` : "";
       return (
-        `## ${sourceLabel(fragment)}${symbol} (score ${formatScore(fragment.score)}${by})\n\n` +
+        `## ${sourceLabel(fragment)}${symbol} (score ${formatScore(fragment.score)}${by})\n\n${context}` +
         `${fence}${languageOf(fragment)}\n${fragment.content}\n${fence}\n`
       );
     },
@@ -145,9 +147,13 @@ function xmlRenderer({ explain, runs }: RenderOptions): Renderer {
       const symbol = fragment.symbol ? ` symbol="${escapeAttribute(fragment.symbol)}"` : "";
       const depth = fragment.detailDepth === "full" ? "" : ` depth="${fragment.detailDepth}"`;
       const by = explain ? ` strategy="${escapeAttribute(fragment.strategy)}"` : "";
+      const context =
+        explain && fragment.context
+          ? ` context="${escapeAttribute(oneLine(fragment.context))}"`
+          : "";
       // Content stays raw for the model to read; only a closing tag inside is defused.
       const content = fragment.content.replaceAll("</fragment>", "<\\/fragment>");
-      return `<fragment id="${escapeAttribute(fragment.id)}"${where}${symbol} score="${formatScore(fragment.score)}"${depth}${by}>\n${content}\n</fragment>\n`;
+      return `<fragment id="${escapeAttribute(fragment.id)}"${where}${symbol} score="${formatScore(fragment.score)}"${depth}${by}${context}>\n${content}\n</fragment>\n`;
     },
     separator: "",
     suffix: () => "</context>\n",
@@ -171,12 +177,22 @@ function jsonRenderer({ explain, runs }: RenderOptions): Renderer {
         score: Number(formatScore(fragment.score)),
         tokens: fragment.tokens,
         content: fragment.content,
-        ...(explain ? { strategy: fragment.strategy, detailDepth: fragment.detailDepth } : {}),
+        ...(explain
+          ? {
+              strategy: fragment.strategy,
+              detailDepth: fragment.detailDepth,
+              context: fragment.context ?? null,
+            }
+          : {}),
       });
     },
     separator: ",",
     suffix: () => "]}\n",
   };
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
 }
 
 function escapeAttribute(text: string): string {

@@ -39,7 +39,7 @@ export interface ContextualizeReport {
   /** Pending chunks answered from the context cache, without a model call. */
   readonly cached: number;
   readonly generated: number;
-  /** Chunks still without a model context ("failed: reason"): retried on the next run. */
+  /** Chunks still without a model context ("no context: reason"): retried on the next run. */
   readonly failed: number;
   /** Chunks of secret files (.env, keys…): never sent, structural context kept. */
   readonly secret: number;
@@ -81,7 +81,7 @@ export async function pendingDocuments(
  * Gives every chunk the context of the active generator: from the cache when
  * (generator, model, prompt, document, chunk) was seen before, else from the
  * generator. Secret files never reach a model. Chunks that fail keep their
- * structural context, are marked `failed: reason` and are retried next run.
+ * structural context, are marked `no context: reason` and are retried next run.
  */
 export async function contextualizeIndex(
   options: ContextualizeOptions,
@@ -182,7 +182,7 @@ async function contextualizeDocument(pending: PendingDocument, options: Contextu
             chunk,
             structural(chunk),
             null,
-            `failed: ${generated.reasons[index] ?? "no context"}`,
+            `no context: ${generated.reasons[index] ?? "the model gave none"}`,
           );
           outcome.failed++;
         }

@@ -40,4 +40,6 @@ export interface ContextFragment {
   readonly chunkKind: ChunkKind;
   /** Ids of the stored chunks the fragment covers. */
   readonly chunkIds: readonly number[];
+  /** The context indexed with it (contextual retrieval); shown only with --explain. */
+  readonly context?: string;
 }

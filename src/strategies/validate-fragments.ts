@@ -45,6 +45,7 @@ export function validateFragments(
           : "full",
       symbol: typeof fragment.symbol === "string" ? fragment.symbol : "",
       chunkKind: typeof fragment.chunkKind === "string" ? fragment.chunkKind : "code",
+      ...(typeof fragment.context === "string" ? { context: fragment.context } : {}),
       chunkIds: Array.isArray(fragment.chunkIds)
         ? fragment.chunkIds.filter((id) => typeof id === "number")
         : [],

@@ -34,6 +34,13 @@ describe("contexts from the CLI", () => {
     const status = runCli(["status"], root);
     expect(status.stdout).toMatch(/Contexts: structural — no model is configured/);
     expect(status.stdout).toMatch(/chunks by context: structural \d+/);
+    // The context is indexed, and shown only on request.
+    const plain = runCli(["query", "RetryRunner run", "--budget", "1500"], root);
+    expect(plain.stdout).not.toContain("> context:");
+    const explained = runCli(["query", "RetryRunner run", "--budget", "1500", "--explain"], root);
+    expect(explained.stdout).toMatch(
+      /> context: src\/sample\.ts \(typescript\)\. In RetryRunner: method run\./,
+    );
   });
 
   it("estimates a model run with --dry-run and sends nothing", () => {

@@ -99,14 +99,14 @@ describe("contextualizing an index with a model", () => {
       server.outage = null;
       expect(failed.contexts.report?.failed).toBeGreaterThan(0);
       const stats = await engine.store.stats();
-      expect(stats.contexts.failed).toBe(failed.contexts.report?.failed);
+      expect(stats.contexts["no context"]).toBe(failed.contexts.report?.failed);
       // Failed chunks keep their structural context for search.
       expect((await engine.search("retry", 3)).length).toBeGreaterThan(0);
 
       const retried = await engine.index([root]);
       expect(retried.contexts.report?.pending).toBe(failed.contexts.report?.failed);
       expect(retried.contexts.report?.failed).toBe(0);
-      expect((await engine.store.stats()).contexts.failed).toBeUndefined();
+      expect((await engine.store.stats()).contexts["no context"]).toBeUndefined();
     } finally {
       await engine.close();
     }

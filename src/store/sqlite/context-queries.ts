@@ -72,7 +72,7 @@ export function contextCounts(db: Database.Database): Record<string, number> {
   const rows = db
     .prepare(
       `SELECT CASE WHEN context_status IS NULL THEN 'none'
-                   WHEN context_status LIKE 'failed:%' THEN 'failed'
+                   WHEN context_status LIKE 'no context:%' THEN 'no context'
                    ELSE context_status END AS status, count(*) AS n
        FROM chunks GROUP BY status ORDER BY status`,
     )

@@ -114,5 +114,6 @@ export function chunkFragment(
     symbol: chunk.symbol,
     chunkKind: chunk.kind,
     chunkIds: [chunk.id],
+    ...(chunk.context ? { context: chunk.context } : {}),
   };
 }
