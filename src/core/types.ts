@@ -118,17 +118,6 @@ export interface DocumentState {
   readonly hash: string;
 }
 
-/** A document ready to be written with its chunks. */
-export interface DocumentDraft {
-  readonly resourceId: string;
-  readonly path: string;
-  readonly language: string;
-  readonly size: number;
-  readonly mtimeMs: number;
-  readonly hash: string;
-  readonly chunks: readonly ChunkDraft[];
-}
-
 /** Counts a run of `ctx index` reports. */
 export interface IndexReport {
   readonly resources: readonly {

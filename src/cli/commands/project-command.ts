@@ -1,6 +1,7 @@
 import type { Command } from "commander";
-import { ContextEngine } from "../../engine/context-engine.js";
+import type { ContextEngine } from "../../engine/context-engine.js";
 import { collect } from "../parse-options.js";
+import { dbOption, withEngine } from "../with-engine.js";
 
 export function registerProjectCommand(
   program: Command,
@@ -35,14 +36,11 @@ export function registerProjectCommand(
     .option("--db <file>", "index file (default: .ctx/index.db in the project)")
     .action((flags: { strategy: string[]; db?: string }) =>
       run(async () => {
-        const engine = await ContextEngine.open({ ...(flags.db ? { db: flags.db } : {}) });
-        try {
+        return withEngine({ ...dbOption(flags) }, async (engine) => {
           await engine.setProjectStrategies(flags.strategy);
           await show(engine, false);
           return 0;
-        } finally {
-          await engine.close();
-        }
+        });
       }),
     );
 
@@ -53,13 +51,10 @@ export function registerProjectCommand(
     .option("--db <file>", "index file (default: .ctx/index.db in the project)")
     .action((flags: { json?: boolean; db?: string }) =>
       run(async () => {
-        const engine = await ContextEngine.open({ ...(flags.db ? { db: flags.db } : {}) });
-        try {
+        return withEngine({ ...dbOption(flags) }, async (engine) => {
           await show(engine, flags.json ?? false);
           return 0;
-        } finally {
-          await engine.close();
-        }
+        });
       }),
     );
 
@@ -69,14 +64,11 @@ export function registerProjectCommand(
     .option("--db <file>", "index file (default: .ctx/index.db in the project)")
     .action((flags: { db?: string }) =>
       run(async () => {
-        const engine = await ContextEngine.open({ ...(flags.db ? { db: flags.db } : {}) });
-        try {
+        return withEngine({ ...dbOption(flags) }, async (engine) => {
           await engine.setProjectStrategies(null);
           await show(engine, false);
           return 0;
-        } finally {
-          await engine.close();
-        }
+        });
       }),
     );
 }

@@ -1,8 +1,8 @@
 import { type Command, Option } from "commander";
 import { OUTPUT_FORMATS, type OutputFormat } from "../../assemble/renderers.js";
-import { ContextEngine } from "../../engine/context-engine.js";
 import { ensureIndex } from "../ensure-index.js";
 import { collect, positiveInteger } from "../parse-options.js";
+import { dbOption, withEngine } from "../with-engine.js";
 
 interface QueryFlags {
   budget?: number;
@@ -46,8 +46,7 @@ export function registerQueryCommand(
     .option("--db <file>", "index file (default: .ctx/index.db in the project)")
     .action((words: string[], flags: QueryFlags) =>
       run(async () => {
-        const engine = await ContextEngine.open({ ...(flags.db ? { db: flags.db } : {}) });
-        try {
+        return withEngine({ ...dbOption(flags) }, async (engine) => {
           await ensureIndex(engine, flags.refresh);
           const result = await engine.query({
             task: words.join(" "),
@@ -59,9 +58,7 @@ export function registerQueryCommand(
           });
           process.stdout.write(result.output);
           return 0;
-        } finally {
-          await engine.close();
-        }
+        });
       }),
     );
 }

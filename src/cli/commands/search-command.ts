@@ -1,9 +1,9 @@
 import type { Command } from "commander";
 import type { TextHit } from "../../core/text-backend.js";
-import { ContextEngine } from "../../engine/context-engine.js";
 import { queryTerms } from "../../text/code-tokenizer.js";
 import { ensureIndex } from "../ensure-index.js";
 import { collect, positiveInteger } from "../parse-options.js";
+import { dbOption, withEngine } from "../with-engine.js";
 
 interface SearchFlags {
   limit: number;
@@ -28,8 +28,7 @@ export function registerSearchCommand(
     .option("--db <file>", "index file (default: .ctx/index.db in the project)")
     .action((words: string[], flags: SearchFlags) =>
       run(async () => {
-        const engine = await ContextEngine.open({ ...(flags.db ? { db: flags.db } : {}) });
-        try {
+        return withEngine({ ...dbOption(flags) }, async (engine) => {
           await ensureIndex(engine, flags.refresh);
           const query = words.join(" ");
           const hits = await engine.search(query, flags.limit, flags.path);
@@ -51,9 +50,7 @@ export function registerSearchCommand(
             }
           }
           return 0;
-        } finally {
-          await engine.close();
-        }
+        });
       }),
     );
 }

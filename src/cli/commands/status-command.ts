@@ -1,6 +1,6 @@
 import type { Command } from "commander";
-import { ContextEngine } from "../../engine/context-engine.js";
 import { formatBytes, formatSkipped } from "../format.js";
+import { dbOption, withEngine } from "../with-engine.js";
 
 export function registerStatusCommand(
   program: Command,
@@ -13,48 +13,48 @@ export function registerStatusCommand(
     .option("--db <file>", "index file (default: .ctx/index.db in the project)")
     .action((flags: { json?: boolean; db?: string }) =>
       run(async () => {
-        const engine = await ContextEngine.open({
-          ifMissing: "fail",
-          ...(flags.db ? { db: flags.db } : {}),
-        });
-        try {
-          const status = await engine.status();
-          if (flags.json) {
-            process.stdout.write(`${JSON.stringify(status)}\n`);
+        return withEngine(
+          {
+            ifMissing: "fail",
+            ...dbOption(flags),
+          },
+          async (engine) => {
+            const status = await engine.status();
+            if (flags.json) {
+              process.stdout.write(`${JSON.stringify(status)}\n`);
+              return 0;
+            }
+            const { store } = status;
+            const lines = [
+              `Project: ${status.root}`,
+              `Index: ${status.indexPath} (${formatBytes(status.indexBytes)}, schema v${store.schemaVersion})`,
+              `Files: ${store.documents} (${formatBytes(store.bytes)}) · chunks: ${store.chunks}`,
+              `Languages: ${
+                Object.entries(store.languages)
+                  .map(([language, count]) => `${language} ${count}`)
+                  .join(", ") || "none"
+              }`,
+              `Token counter: ${status.tokenCounter}`,
+              `Contexts: ${status.contextGenerator.name}${status.contextGenerator.model ? ` (${status.contextGenerator.model})` : ""} — ${status.contextGenerator.reason}`,
+              `  chunks by context: ${
+                Object.entries(store.contexts)
+                  .map(([state, n]) => `${state} ${n}`)
+                  .join(", ") || "none yet"
+              }`,
+              `Config: ${status.configFiles.length > 0 ? status.configFiles.join(", ") : "defaults (no ctx.toml)"}`,
+              "Roots:",
+            ];
+            for (const resource of status.resources) {
+              lines.push(
+                `  ${resource.root} (${resource.kind}) · last indexed ${resource.lastIndexedAt ?? "never"}`,
+              );
+              lines.push(`    skipped: ${formatSkipped(resource.skipped)}`);
+            }
+            if (status.resources.length === 0) lines.push("  none: run `ctx index <path>`");
+            process.stdout.write(`${lines.join("\n")}\n`);
             return 0;
-          }
-          const { store } = status;
-          const lines = [
-            `Project: ${status.root}`,
-            `Index: ${status.indexPath} (${formatBytes(status.indexBytes)}, schema v${store.schemaVersion})`,
-            `Files: ${store.documents} (${formatBytes(store.bytes)}) · chunks: ${store.chunks}`,
-            `Languages: ${
-              Object.entries(store.languages)
-                .map(([language, count]) => `${language} ${count}`)
-                .join(", ") || "none"
-            }`,
-            `Token counter: ${status.tokenCounter}`,
-            `Contexts: ${status.contextGenerator.name}${status.contextGenerator.model ? ` (${status.contextGenerator.model})` : ""} — ${status.contextGenerator.reason}`,
-            `  chunks by context: ${
-              Object.entries(store.contexts)
-                .map(([state, n]) => `${state} ${n}`)
-                .join(", ") || "none yet"
-            }`,
-            `Config: ${status.configFiles.length > 0 ? status.configFiles.join(", ") : "defaults (no ctx.toml)"}`,
-            "Roots:",
-          ];
-          for (const resource of status.resources) {
-            lines.push(
-              `  ${resource.root} (${resource.kind}) · last indexed ${resource.lastIndexedAt ?? "never"}`,
-            );
-            lines.push(`    skipped: ${formatSkipped(resource.skipped)}`);
-          }
-          if (status.resources.length === 0) lines.push("  none: run `ctx index <path>`");
-          process.stdout.write(`${lines.join("\n")}\n`);
-          return 0;
-        } finally {
-          await engine.close();
-        }
+          },
+        );
       }),
     );
 }

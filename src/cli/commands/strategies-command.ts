@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { UsageError } from "../../core/errors.js";
 import type { StrategyCapabilities } from "../../core/strategy.js";
-import { ContextEngine } from "../../engine/context-engine.js";
+import { dbOption, withEngine } from "../with-engine.js";
 
 function backendsOf(capabilities: StrategyCapabilities): string {
   const names = [
@@ -28,55 +28,57 @@ export function registerStrategiesCommand(
     .option("--db <file>", "index file (default: .ctx/index.db in the project)")
     .action((flags: { json?: boolean; db?: string }) =>
       run(async () => {
-        const engine = await ContextEngine.open({
-          ifMissing: "in-memory",
-          ...(flags.db ? { db: flags.db } : {}),
-        });
-        try {
-          const { enabled, source } = await engine.enabledStrategies();
-          const rows = engine.registry.list().map(({ strategy, origin }) => {
-            const settings = engine.config.strategies.settingsFor(strategy.name);
-            return {
-              name: strategy.name,
-              quality: strategy.capabilities.qualityScore,
-              backends: backendsOf(strategy.capabilities),
-              enabled: enabled.includes(strategy.name) && settings.enabled,
-              breaker: engine.pipeline.breakers.state(strategy.name),
-              origin,
-            };
-          });
-          if (flags.json) {
-            process.stdout.write(`${JSON.stringify({ enabledFrom: source, strategies: rows })}\n`);
-            return 0;
-          }
-          const header = ["NAME", "QUALITY", "BACKENDS", "ENABLED", "BREAKER", "FROM"];
-          const table = [
-            header,
-            ...rows.map((row) => [
-              row.name,
-              row.quality.toFixed(2),
-              row.backends,
-              row.enabled ? "yes" : "no",
-              row.breaker,
-              row.origin,
-            ]),
-          ];
-          const widths = header.map((_, column) =>
-            Math.max(...table.map((cells) => (cells[column] ?? "").length)),
-          );
-          for (const cells of table) {
-            process.stdout.write(
-              `${cells
-                .map((cell, column) => cell.padEnd(widths[column] ?? 0))
-                .join("  ")
-                .trimEnd()}\n`,
+        return withEngine(
+          {
+            ifMissing: "in-memory",
+            ...dbOption(flags),
+          },
+          async (engine) => {
+            const { enabled, source } = await engine.enabledStrategies();
+            const rows = engine.registry.list().map(({ strategy, origin }) => {
+              const settings = engine.config.strategies.settingsFor(strategy.name);
+              return {
+                name: strategy.name,
+                quality: strategy.capabilities.qualityScore,
+                backends: backendsOf(strategy.capabilities),
+                enabled: enabled.includes(strategy.name) && settings.enabled,
+                breaker: engine.pipeline.breakers.state(strategy.name),
+                origin,
+              };
+            });
+            if (flags.json) {
+              process.stdout.write(
+                `${JSON.stringify({ enabledFrom: source, strategies: rows })}\n`,
+              );
+              return 0;
+            }
+            const header = ["NAME", "QUALITY", "BACKENDS", "ENABLED", "BREAKER", "FROM"];
+            const table = [
+              header,
+              ...rows.map((row) => [
+                row.name,
+                row.quality.toFixed(2),
+                row.backends,
+                row.enabled ? "yes" : "no",
+                row.breaker,
+                row.origin,
+              ]),
+            ];
+            const widths = header.map((_, column) =>
+              Math.max(...table.map((cells) => (cells[column] ?? "").length)),
             );
-          }
-          process.stdout.write(`(enabled list from: ${source})\n`);
-          return 0;
-        } finally {
-          await engine.close();
-        }
+            for (const cells of table) {
+              process.stdout.write(
+                `${cells
+                  .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+                  .join("  ")
+                  .trimEnd()}\n`,
+              );
+            }
+            process.stdout.write(`(enabled list from: ${source})\n`);
+            return 0;
+          },
+        );
       }),
     );
 
@@ -86,8 +88,7 @@ export function registerStrategiesCommand(
     .argument("<name>", "strategy name")
     .action((name: string) =>
       run(async () => {
-        const engine = await ContextEngine.open({ ifMissing: "in-memory" });
-        try {
+        return withEngine({ ifMissing: "in-memory" }, async (engine) => {
           const strategy = engine.registry.get(name);
           if (!strategy) {
             const known = engine.registry
@@ -109,9 +110,7 @@ export function registerStrategiesCommand(
             ].join("\n") + "\n",
           );
           return 0;
-        } finally {
-          await engine.close();
-        }
+        });
       }),
     );
 }
