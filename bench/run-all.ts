@@ -3,3 +3,5 @@ console.log("== indexing and queries: three.js ==");
 await import("./index-and-query.js");
 console.log("\n== strategy pipeline overhead: three.js ==");
 await import("./pipeline-overhead.js");
+console.log("\n== MCP: 50 concurrent get_context during refresh_index ==");
+await import("./mcp-load.js");

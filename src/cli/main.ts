@@ -1,14 +1,15 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from "commander";
 import { CtxError, describeError, UsageError } from "../core/errors.js";
+import { VERSION } from "../version.js";
 import { registerEvalCommand } from "./commands/eval-command.js";
 import { registerIndexCommand } from "./commands/index-command.js";
 import { registerProjectCommand } from "./commands/project-command.js";
 import { registerQueryCommand } from "./commands/query-command.js";
 import { registerSearchCommand } from "./commands/search-command.js";
+import { registerServeCommand } from "./commands/serve-command.js";
 import { registerStatusCommand } from "./commands/status-command.js";
 import { registerStrategiesCommand } from "./commands/strategies-command.js";
-import { VERSION } from "./version.js";
 
 /** Runs the CLI and returns its exit code: 0 ok, 1 failure, 2 bad usage. */
 export async function main(argv: readonly string[]): Promise<number> {
@@ -39,6 +40,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   registerEvalCommand(program, run);
   registerStrategiesCommand(program, run);
   registerProjectCommand(program, run);
+  registerServeCommand(program, run);
   try {
     await program.parseAsync(argv, { from: "node" });
   } catch (error) {

@@ -23,7 +23,11 @@ import { StrategyPipeline } from "../strategies/strategy-pipeline.js";
 import { queryTerms } from "../text/code-tokenizer.js";
 import { createTokenCounter } from "../tokens/create-counter.js";
 import { findProjectRoot, indexPathFor } from "./locate-project.js";
+import { type PinnedFile, pinnedFiles } from "./pinned-files.js";
+import { type FragmentAddress, type FragmentText, readFragment } from "./read-fragment.js";
+import { RecentRequests } from "./recent-requests.js";
 import { type IndexRunReport, runIndex } from "./run-index.js";
+import { measureStaleness, type Staleness } from "./staleness.js";
 
 export interface OpenOptions {
   /** A folder inside the project (default: the working folder). */
@@ -72,6 +76,8 @@ export interface StrategyContribution extends StrategyRun {
 }
 
 export interface QueryResult extends PackResult {
+  /** Id of this request, for `explain`. */
+  readonly requestId: string;
   readonly task: string;
   readonly budget: number;
   readonly format: OutputFormat;
@@ -111,6 +117,8 @@ export interface EnabledStrategies {
  */
 export class ContextEngine {
   readonly counter: TokenCounter;
+  private readonly recent = new RecentRequests<Omit<QueryResult, "requestId" | "output">>();
+  private running: Promise<IndexRunReport> | null = null;
 
   private constructor(
     readonly root: string,
@@ -193,9 +201,20 @@ export class ContextEngine {
     });
   }
 
-  /** Re-indexes what changed under the roots the index covers. */
+  /**
+   * Re-indexes what changed under the roots the index covers. Two refreshes never
+   * run at once: a call during a refresh waits for that one and gets its report.
+   */
   refresh(options: IndexOptions = {}): Promise<IndexRunReport> {
-    return this.index(undefined, options);
+    this.running ??= this.index(undefined, options).finally(() => {
+      this.running = null;
+    });
+    return this.running;
+  }
+
+  /** True while a refresh is running. */
+  get refreshing(): boolean {
+    return this.running !== null;
   }
 
   /** The context generator the priority chain picks, and why. */
@@ -228,7 +247,7 @@ export class ContextEngine {
       counter: this.counter,
       allocation,
     });
-    return {
+    const result = {
       ...packed,
       task: options.task,
       budget: options.budget,
@@ -236,6 +255,34 @@ export class ContextEngine {
       candidates: candidates.length,
       provenance: contributions(runs, packed.fragments),
     };
+    const { output: _output, ...record } = result;
+    return { ...result, requestId: this.recent.add(record) };
+  }
+
+  /** What the last request (or the one with this id) did: strategies, budgets, fragments. */
+  explainRequest(
+    requestId?: string,
+  ): { id: string; record: Omit<QueryResult, "requestId" | "output"> } | null {
+    return this.recent.get(requestId);
+  }
+
+  /** The current text of a fragment or file range, read from disk inside the project's roots. */
+  async readFragment(address: FragmentAddress): Promise<FragmentText> {
+    return readFragment(await this.store.listResources(), address);
+  }
+
+  /** How many files changed, appeared or disappeared since the last index run. */
+  async staleness(): Promise<Staleness> {
+    return measureStaleness(this.store, await this.store.listResources(), this.config.hydration);
+  }
+
+  /** README, AGENTS.md and similar files at the top of each root. */
+  async pinnedFiles(): Promise<PinnedFile[]> {
+    const resources = await this.store.listResources();
+    // Before the first index run the project root is the only root.
+    return resources.length > 0
+      ? pinnedFiles(resources)
+      : pinnedFiles([{ id: "project", root: this.root }]);
   }
 
   /** Candidates for a task, best first, before packing: what `ctx eval` ranks. */

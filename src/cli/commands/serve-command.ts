@@ -1,0 +1,68 @@
+import type { Command } from "commander";
+import { UsageError } from "../../core/errors.js";
+import { serveHttp } from "../../mcp/serve-http.js";
+import { serveStdio } from "../../mcp/serve-stdio.js";
+import { dbOption, withEngine } from "../with-engine.js";
+
+interface ServeFlags {
+  http?: string;
+  db?: string;
+  refresh: boolean;
+}
+
+/** `host:port`, `[v6]:port` or a port alone (on 127.0.0.1). */
+export function parseListen(value: string): { host: string; port: number } {
+  const match = /^(?:(\[[^\]]+\]|[^:]+):)?(\d{1,5})$/.exec(value.trim());
+  const port = Number(match?.[2]);
+  if (!match || port > 65535)
+    throw new UsageError(`--http expects host:port (e.g. 127.0.0.1:7077), got "${value}"`);
+  const host = (match[1] ?? "127.0.0.1").replace(/^\[(.*)\]$/, "$1");
+  return { host, port };
+}
+
+export function registerServeCommand(
+  program: Command,
+  run: (action: () => Promise<number>) => Promise<void>,
+): void {
+  program
+    .command("serve")
+    .description(
+      "serve this project to agents over MCP: stdio by default, or Streamable HTTP with --http",
+    )
+    .option(
+      "--http <host:port>",
+      "serve MCP over Streamable HTTP (loopback unless CTX_MCP_TOKEN is set)",
+    )
+    .option("--no-refresh", "do not refresh the index when the server starts")
+    .option("--db <file>", "index file (default: .ctx/index.db in the project)")
+    .action((flags: ServeFlags) =>
+      run(() =>
+        withEngine(dbOption(flags), async (engine) => {
+          const listen = flags.http ? parseListen(flags.http) : null;
+          if (flags.refresh) {
+            // Agents get answers at once from what is indexed; the refresh commits file by file.
+            engine.refresh().catch((error: unknown) => {
+              process.stderr.write(
+                `ctx: refreshing the index failed: ${(error as Error).message}\n`,
+              );
+            });
+          }
+          if (!listen) {
+            await serveStdio(engine);
+            return 0;
+          }
+          const server = await serveHttp(engine, {
+            ...listen,
+            token: process.env.CTX_MCP_TOKEN || undefined,
+          });
+          process.stderr.write(`ctx: serving ${engine.root} over MCP at ${server.url}\n`);
+          await new Promise<void>((resolve) => {
+            process.once("SIGINT", resolve);
+            process.once("SIGTERM", resolve);
+          });
+          await server.close();
+          return 0;
+        }),
+      ),
+    );
+}

@@ -1,0 +1,22 @@
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { describeError } from "../core/errors.js";
+
+/**
+ * Runs a tool's one core call and turns any error into an `isError` result
+ * with a message the agent can act on: the only place errors cross into MCP.
+ */
+export async function toolResult(call: () => Promise<CallToolResult>): Promise<CallToolResult> {
+  try {
+    return await call();
+  } catch (error) {
+    return { isError: true, content: [{ type: "text", text: describeError(error) }] };
+  }
+}
+
+export function text(...parts: string[]): CallToolResult {
+  return { content: parts.map((part) => ({ type: "text" as const, text: part })) };
+}
+
+export function json(value: unknown): CallToolResult {
+  return text(JSON.stringify(value, null, 2));
+}
