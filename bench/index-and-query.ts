@@ -10,6 +10,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { ContextEngine } from "../dist/index.js";
 import { threeJsCorpus } from "./corpus.js";
+import { percentile } from "./percentile.js";
 import { loadRawFts5 } from "./raw-fts5.js";
 
 const QUERY_TEMPLATES = [
@@ -17,10 +18,6 @@ const QUERY_TEMPLATES = [
   (symbol: string) => `how does ${symbol} work`,
   (symbol: string) => `where is ${symbol} used and what does it return`,
 ];
-
-function percentile(sorted: readonly number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
-}
 
 function fileSize(path: string): number {
   try {

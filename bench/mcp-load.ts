@@ -12,6 +12,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { ContextEngine, o200kCounter } from "../dist/index.js";
 import { serveHttp } from "../dist/mcp/serve-http.js";
 import { threeJsCorpus } from "./corpus.js";
+import { percentile } from "./percentile.js";
 
 const CALLS = 50;
 const BUDGET = 2000;
@@ -22,10 +23,6 @@ const TASKS = [
   "Raycaster intersectObjects",
   "AnimationMixer clipAction",
 ];
-
-function percentile(sorted: readonly number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
-}
 
 const work = mkdtempSync(join(tmpdir(), "ctx-bench-mcp-"));
 try {

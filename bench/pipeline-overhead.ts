@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ContextEngine } from "../dist/index.js";
 import { threeJsCorpus } from "./corpus.js";
+import { percentile } from "./percentile.js";
 
 const TASKS = [
   "how does Vector3 apply a quaternion",
@@ -19,10 +20,6 @@ const TASKS = [
   "raycaster intersect objects",
   "material needsUpdate uniforms",
 ];
-
-function percentile(sorted: readonly number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
-}
 
 const corpus = threeJsCorpus();
 const work = mkdtempSync(join(tmpdir(), "ctx-bench-pipeline-"));

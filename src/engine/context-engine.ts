@@ -1,5 +1,5 @@
-import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
-import { basename, dirname, join, resolve } from "node:path";
+import { existsSync } from "node:fs";
+import { basename, resolve } from "node:path";
 import { type PackResult, packToBudget } from "../assemble/pack-to-budget.js";
 import { type OutputFormat, rendererFor } from "../assemble/renderers.js";
 import { loadConfig } from "../config/load-config.js";
@@ -8,11 +8,10 @@ import type { ContextualizeProgress } from "../contextualize/contextualize-index
 import { type GeneratorChoice, resolveGenerator } from "../contextualize/resolve-generator.js";
 import { UsageError } from "../core/errors.js";
 import type { ContextFragment } from "../core/fragment.js";
-import type { Store, StoreStats } from "../core/store.js";
+import type { Store } from "../core/store.js";
 import type { Backends, ContextStrategy } from "../core/strategy.js";
 import type { TextHit } from "../core/text-backend.js";
 import type { TokenCounter } from "../core/token-counter.js";
-import type { Resource } from "../core/types.js";
 import type { IndexProgress } from "../ingest/index-resources.js";
 import { SqliteStore } from "../store/sqlite/sqlite-store.js";
 import { ProjectBreakers } from "../strategies/breaker-board.js";
@@ -22,6 +21,8 @@ import type { StrategyRegistry } from "../strategies/registry.js";
 import { StrategyPipeline } from "../strategies/strategy-pipeline.js";
 import { queryTerms } from "../text/code-tokenizer.js";
 import { createTokenCounter } from "../tokens/create-counter.js";
+import { contributions } from "./contributions.js";
+import { describeChoice, fileSize, ignoreIndexFolder, type StatusReport } from "./engine-files.js";
 import { findProjectRoot, indexPathFor } from "./locate-project.js";
 import { type PinnedFile, pinnedFiles } from "./pinned-files.js";
 import { type FragmentAddress, type FragmentText, readFragment } from "./read-fragment.js";
@@ -55,6 +56,8 @@ export interface IndexOptions {
   readonly signal?: AbortSignal;
 }
 
+export type { StatusReport } from "./engine-files.js";
+
 export interface QueryOptions {
   readonly task: string;
   readonly budget: number;
@@ -83,24 +86,6 @@ export interface QueryResult extends PackResult {
   readonly format: OutputFormat;
   readonly candidates: number;
   readonly provenance: readonly StrategyContribution[];
-}
-
-export interface StatusReport {
-  readonly root: string;
-  readonly project: string;
-  readonly indexPath: string;
-  readonly indexBytes: number;
-  readonly store: StoreStats;
-  readonly resources: readonly Resource[];
-  readonly tokenCounter: string;
-  readonly configFiles: readonly string[];
-  readonly enabledStrategies: readonly string[];
-  readonly contextGenerator: {
-    readonly name: string;
-    readonly model: string;
-    readonly reason: string;
-    readonly fallback: boolean;
-  };
 }
 
 /** Which strategies run for a project, and where that list comes from. */
@@ -364,47 +349,5 @@ export class ContextEngine {
   private async coveredRoots(): Promise<string[]> {
     const resources = await this.store.listResources();
     return resources.length > 0 ? resources.map((resource) => resource.root) : [this.root];
-  }
-}
-
-/** The active generator for status; a misconfiguration is shown, not thrown. */
-function describeChoice(choose: () => GeneratorChoice): StatusReport["contextGenerator"] {
-  try {
-    const { name, model, reason, fallback } = choose();
-    return { name, model, reason, fallback };
-  } catch (error) {
-    return { name: "unavailable", model: "", reason: (error as Error).message, fallback: false };
-  }
-}
-
-function contributions(
-  runs: readonly StrategyRun[],
-  packed: readonly ContextFragment[],
-): StrategyContribution[] {
-  return runs.map((run) => {
-    const mine = packed.filter((fragment) => fragment.strategy === run.name);
-    return {
-      ...run,
-      packedFragments: mine.length,
-      packedTokens: mine.reduce((sum, fragment) => sum + fragment.tokens, 0),
-    };
-  });
-}
-
-/** A new `.ctx` folder ignores itself, so git (and `git ls-files`) never list the index. */
-function ignoreIndexFolder(indexPath: string): void {
-  const folder = dirname(indexPath);
-  if (!folder.endsWith(".ctx")) return;
-  const ignoreFile = join(folder, ".gitignore");
-  if (existsSync(ignoreFile)) return;
-  mkdirSync(folder, { recursive: true });
-  writeFileSync(ignoreFile, "*\n");
-}
-
-function fileSize(path: string): number {
-  try {
-    return statSync(path).size;
-  } catch {
-    return 0;
   }
 }

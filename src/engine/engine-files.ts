@@ -1,0 +1,51 @@
+import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import type { GeneratorChoice } from "../contextualize/resolve-generator.js";
+import type { StoreStats } from "../core/store.js";
+import type { Resource } from "../core/types.js";
+
+export interface StatusReport {
+  readonly root: string;
+  readonly project: string;
+  readonly indexPath: string;
+  readonly indexBytes: number;
+  readonly store: StoreStats;
+  readonly resources: readonly Resource[];
+  readonly tokenCounter: string;
+  readonly configFiles: readonly string[];
+  readonly enabledStrategies: readonly string[];
+  readonly contextGenerator: {
+    readonly name: string;
+    readonly model: string;
+    readonly reason: string;
+    readonly fallback: boolean;
+  };
+}
+
+/** The active generator for status; a misconfiguration is shown, not thrown. */
+export function describeChoice(choose: () => GeneratorChoice): StatusReport["contextGenerator"] {
+  try {
+    const { name, model, reason, fallback } = choose();
+    return { name, model, reason, fallback };
+  } catch (error) {
+    return { name: "unavailable", model: "", reason: (error as Error).message, fallback: false };
+  }
+}
+
+/** A new `.ctx` folder ignores itself, so git (and `git ls-files`) never list the index. */
+export function ignoreIndexFolder(indexPath: string): void {
+  const folder = dirname(indexPath);
+  if (!folder.endsWith(".ctx")) return;
+  const ignoreFile = join(folder, ".gitignore");
+  if (existsSync(ignoreFile)) return;
+  mkdirSync(folder, { recursive: true });
+  writeFileSync(ignoreFile, "*\n");
+}
+
+export function fileSize(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
+}
