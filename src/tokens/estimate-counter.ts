@@ -32,51 +32,54 @@ export function estimateTokens(text: string): number {
   let runClass = 0;
   let upperOnly = true;
   let blank = 0;
-  const closeRun = () => {
-    if (run === 0) return;
-    if (runClass === DIGIT) tokens += Math.ceil(run / 3);
-    else tokens += Math.ceil(run / (upperOnly && run > 1 ? 3 : 4));
-    run = 0;
-  };
-  /** A blank run before `next`: its last character joins a letter or punctuation piece. */
-  const closeBlank = (next: number) => {
-    if (blank === 0) return;
-    const joins = next === LOWER || next === UPPER || next === OTHER;
-    tokens += joins && blank === 1 ? 0 : 1;
-    blank = 0;
-  };
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
     const kind = code < 128 ? (CLASS[code] as number) : WIDE;
     if (kind === SPACE) {
-      closeRun();
+      tokens += runCost(run, runClass, upperOnly);
+      run = 0;
       runClass = 0;
       blank++;
       continue;
     }
-    closeBlank(kind);
+    if (blank > 0) {
+      // The last blank joins a following letter or punctuation piece.
+      const joins = kind === LOWER || kind === UPPER || kind === OTHER;
+      tokens += joins && blank === 1 ? 0 : 1;
+      blank = 0;
+    }
     if (kind === LOWER || kind === UPPER) {
-      const isLetterRun = (runClass === LOWER || runClass === UPPER) && run > 0;
-      if (!isLetterRun || (kind === UPPER && runClass === LOWER)) {
-        closeRun();
+      const continues = (runClass === LOWER || runClass === UPPER) && run > 0 && !(kind === UPPER && runClass === LOWER);
+      if (!continues) {
+        tokens += runCost(run, runClass, upperOnly);
+        run = 0;
         upperOnly = true;
       }
       if (kind === LOWER) upperOnly = false;
       runClass = kind;
       run++;
     } else if (kind === DIGIT) {
-      if (runClass !== DIGIT) closeRun();
+      if (runClass !== DIGIT) {
+        tokens += runCost(run, runClass, upperOnly);
+        run = 0;
+      }
       runClass = DIGIT;
       run++;
     } else {
-      closeRun();
+      tokens += runCost(run, runClass, upperOnly) + (kind === WIDE ? 1.5 : 1);
+      run = 0;
       runClass = 0;
-      tokens += kind === WIDE ? 1.5 : 1;
     }
   }
-  closeRun();
-  closeBlank(NEWLINE);
+  tokens += runCost(run, runClass, upperOnly) + (blank > 0 ? 1 : 0);
   return Math.ceil(tokens);
+}
+
+/** Tokens of a run of letters or digits. */
+function runCost(run: number, runClass: number, upperOnly: boolean): number {
+  if (run === 0) return 0;
+  if (runClass === DIGIT) return Math.ceil(run / 3);
+  return Math.ceil(run / (upperOnly && run > 1 ? 3 : 4));
 }
 
 export const estimateCounter: TokenCounter = { name: "estimate", count: estimateTokens };
