@@ -13,7 +13,7 @@ export async function ensureIndex(engine: ContextEngine, refresh: boolean): Prom
   if (resources.length > 0 && !refresh) return;
   const progress = indexProgressReporter(true);
   try {
-    const report = await engine.index(undefined, { onProgress: progress.onProgress });
+    const report = await engine.index(undefined, { onProgress: progress.onProgress, embed: false });
     progress.stop();
     if (resources.length === 0) {
       process.stderr.write(

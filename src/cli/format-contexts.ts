@@ -58,3 +58,15 @@ export function formatContexts(contexts: IndexRunReport["contexts"]): string {
     lines.push(`  failed calls by kind: ${failures.map(([kind, n]) => `${kind} ${n}`).join(", ")}`);
   return lines.join("\n");
 }
+
+/** Which embedder ran, and how much of the index has vectors. */
+export function formatEmbeddings(embeddings: IndexRunReport["embeddings"]): string {
+  if (embeddings.embedder === "none") return `Embeddings: none — ${embeddings.reason}`;
+  const report = embeddings.report;
+  if (!report) return `Embeddings: ${embeddings.embedder} — ${embeddings.reason} (not run)`;
+  const { embedded, total } = report.coverage;
+  const line = `Embeddings: ${report.embedder} — ${embeddings.reason}; ${count(report.embedded)} texts embedded in ${(report.elapsedMs / 1000).toFixed(1)} s, ${count(embedded)} of ${count(total)} chunks have vectors`;
+  return report.error
+    ? `${line}\n  stopped early (run ctx index again to go on): ${report.error}`
+    : line;
+}

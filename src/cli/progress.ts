@@ -1,5 +1,6 @@
 import cliProgress from "cli-progress";
 import type { ContextualizeProgress } from "../contextualize/contextualize-index.js";
+import type { EmbedProgress } from "../embed/embed-index.js";
 import type { IndexProgress } from "../ingest/index-resources.js";
 
 /**
@@ -7,7 +8,7 @@ import type { IndexProgress } from "../ingest/index-resources.js";
  * all otherwise (pipes and CI logs get only the summary).
  */
 export function indexProgressReporter(enabled: boolean): {
-  onProgress: (progress: IndexProgress | ContextualizeProgress) => void;
+  onProgress: (progress: IndexProgress | ContextualizeProgress | EmbedProgress) => void;
   stop: () => void;
 } {
   if (!enabled || !process.stderr.isTTY)
@@ -22,16 +23,21 @@ export function indexProgressReporter(enabled: boolean): {
     cliProgress.Presets.shades_classic,
   );
   let started = false;
+  let phase = "";
   return {
     onProgress: (progress) => {
       if (progress.phase === "discover") return;
       const payload =
         progress.phase === "index"
           ? { label: `indexing ${progress.root}`, unit: "files" }
-          : { label: "writing contexts", unit: "documents" };
-      if (!started) {
+          : progress.phase === "embed"
+            ? { label: "embedding", unit: "chunks" }
+            : { label: "writing contexts", unit: "documents" };
+      if (!started || phase !== progress.phase) {
+        if (started) bar.stop();
         bar.start(progress.total, progress.done, payload);
         started = true;
+        phase = progress.phase;
       }
       bar.setTotal(progress.total);
       bar.update(progress.done, payload);

@@ -4,8 +4,11 @@ import {
   resolveContextualizeSettings,
 } from "../contextualize/contextualize-settings.js";
 import { DEFAULT_FIELD_WEIGHTS, type FieldWeights } from "../core/text-backend.js";
+import { type EmbeddingSettings, resolveEmbeddingSettings } from "../embed/embedding-settings.js";
 import { type ChunkLimits, DEFAULT_CHUNK_LIMITS } from "../ingest/chunk/draft-builder.js";
 import { DEFAULT_LIMITS, type HydrationLimits } from "../ingest/hydrate/discover-files.js";
+import { type RerankSettings, resolveRerankSettings } from "../rerank/rerank-settings.js";
+import { type ArceSettings, resolveArceSettings } from "../strategies/builtins/arce-settings.js";
 import type { TokenCounterName } from "../tokens/create-counter.js";
 import type { ConfigFile } from "./schema.js";
 import { resolveStrategyConfig, type StrategyConfig } from "./strategy-config.js";
@@ -23,6 +26,9 @@ export interface ResolvedConfig {
   readonly query: { readonly budget: number; readonly format: OutputFormat };
   readonly strategies: StrategyConfig;
   readonly contextualize: ContextualizeSettings;
+  readonly embeddings: EmbeddingSettings;
+  readonly arce: ArceSettings;
+  readonly rerank: RerankSettings;
   /** Config files that were read, lowest priority first. */
   readonly sources: readonly string[];
 }
@@ -62,6 +68,9 @@ export function resolveConfig(
     query: { budget: merged.query?.budget ?? 8000, format: merged.query?.format ?? "markdown" },
     strategies: resolveStrategyConfig(files),
     contextualize: resolveContextualizeSettings(files),
+    embeddings: resolveEmbeddingSettings(files),
+    arce: resolveArceSettings(files),
+    rerank: resolveRerankSettings(files),
     sources: files.map((file) => file.path),
   };
 }

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { OUTPUT_FORMATS } from "../assemble/renderers.js";
 import { GENERATOR_NAMES } from "../contextualize/generator-names.js";
+import { EMBEDDER_NAMES } from "../embed/embedding-settings.js";
+import { RERANK_PROVIDERS } from "../rerank/http-reranker.js";
 import { TOKEN_COUNTERS } from "../tokens/create-counter.js";
 
 const positiveInt = z.number().int().positive();
@@ -115,6 +117,65 @@ export const configFileSchema = z.strictObject({
       max_document_tokens: z.number().int().min(256).optional(),
       /** Longest context kept (default 100). */
       max_context_tokens: z.number().int().min(10).max(2000).optional(),
+    })
+    .optional(),
+  embeddings: z
+    .strictObject({
+      /** use-lite (Universal Sentence Encoder lite, ships in npm), openai-compatible, onnx (a local model) or none. */
+      provider: z.enum(EMBEDDER_NAMES).optional(),
+      /** Model id (openai-compatible) or name. */
+      model: z.string().min(1).optional(),
+      /** Base URL of an OpenAI-compatible /v1/embeddings server (OpenAI, Ollama, vLLM, TEI, LM Studio). */
+      base_url: z.url().optional(),
+      /** Name of the environment variable holding the API key. */
+      api_key_env: z
+        .string()
+        .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "expected an environment variable name")
+        .optional(),
+      /** Vector size; asked of the model when not given. */
+      dimensions: z.number().int().min(8).max(8192).optional(),
+      /** Texts per call (default 32). */
+      batch_size: z.number().int().min(1).max(2048).optional(),
+      /** Longer texts are cut to this many tokens (default 512). */
+      max_input_tokens: z.number().int().min(16).max(32768).optional(),
+      /** Weight of semantic signals, 0..1 (default: the embedder's measured quality). */
+      quality: z.number().min(0).max(1).optional(),
+      /** ONNX: a local model folder (or a hub id with allow_download). */
+      model_path: z.string().min(1).optional(),
+      /** ONNX: let the model be downloaded from the hub (default false). */
+      allow_download: z.boolean().optional(),
+      /** A call that takes longer is abandoned and retried (default 60). */
+      request_timeout_seconds: z.number().positive().optional(),
+    })
+    .optional(),
+  rerank: z
+    .strictObject({
+      /** cohere, voyage, jina, tei (Hugging Face text-embeddings-inference) or openai-compatible (vLLM /v1/rerank). */
+      provider: z.enum(RERANK_PROVIDERS).optional(),
+      /** The rerank endpoint's base URL (for tei and openai-compatible, required). */
+      base_url: z.url().optional(),
+      model: z.string().min(1).optional(),
+      api_key_env: z
+        .string()
+        .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "expected an environment variable name")
+        .optional(),
+      /** Candidates re-scored per request (default 30). */
+      top_n: z.number().int().min(1).max(1000).optional(),
+      request_timeout_seconds: z.number().positive().optional(),
+    })
+    .optional(),
+  arce: z
+    .strictObject({
+      /** How keyword and semantic rankings are combined: weighted scores (default) or reciprocal-rank fusion. */
+      fusion: z.enum(["weighted", "rrf"]).optional(),
+      keyword_weight: z.number().min(0).optional(),
+      /** Default: the embedder's quality. */
+      semantic_weight: z.number().min(0).optional(),
+      rrf_k: z.number().min(1).optional(),
+      /** Candidates taken from each signal (default 100). */
+      candidates: z.number().int().min(1).max(2000).optional(),
+      /** Add neighbouring chunks of the best hits when budget is left (default true). */
+      expand: z.boolean().optional(),
     })
     .optional(),
   context: z

@@ -3,6 +3,7 @@ import {
   ContextBatchError,
   type ContextGenerator,
 } from "../core/context-generator.js";
+import { embedHashOf } from "../core/embed-text.js";
 import type { ChunkContextState, ChunkContextUpdate, ContextStatus, Store } from "../core/store.js";
 import type { StoredChunk } from "../core/types.js";
 import { searchText } from "../ingest/search-text.js";
@@ -140,6 +141,7 @@ async function contextualizeDocument(pending: PendingDocument, options: Contextu
       context,
       contextKey: key,
       contextStatus: status,
+      embedHash: embedHashOf(context, chunk.content),
       search: searchFor(chunk, byId, context),
     });
 

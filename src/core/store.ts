@@ -1,5 +1,5 @@
 import type { BreakerRecord } from "./breaker.js";
-import type { TextBackend } from "./text-backend.js";
+import type { TextBackend, VectorHit } from "./text-backend.js";
 import type {
   ChunkDraft,
   DocumentState,
@@ -28,6 +28,8 @@ export interface ChunkToStore extends ChunkDraft {
   /** Cache key of the context (generator, model, prompt version, document and chunk hash). */
   readonly contextKey: string | null;
   readonly contextStatus: ContextStatus | null;
+  /** Names the text the chunk is embedded as (context + content): see embedHashOf. */
+  readonly embedHash: string;
   readonly search: SearchText;
 }
 
@@ -66,7 +68,14 @@ export interface ChunkContextUpdate {
   readonly context: string | null;
   readonly contextKey: string | null;
   readonly contextStatus: ContextStatus | null;
+  readonly embedHash: string;
   readonly search: SearchText;
+}
+
+/** Text waiting for a vector, once per distinct text. */
+export interface EmbeddingWork {
+  readonly embedHash: string;
+  readonly text: string;
 }
 
 export interface CachedContext {
@@ -128,6 +137,24 @@ export interface Store extends TextBackend {
   updateChunkContexts(updates: readonly ChunkContextUpdate[]): Promise<void>;
   getCachedContexts(keys: readonly string[]): Promise<Map<string, string>>;
   putCachedContexts(entries: readonly CachedContext[]): Promise<void>;
+  /** False when this store cannot hold vectors (the vector extension failed to load). */
+  readonly vectorsAvailable: boolean;
+  /** Distinct chunk texts with no vector from this embedder yet, oldest chunks first. */
+  listUnembedded(embedderId: string, limit: number): Promise<EmbeddingWork[]>;
+  putEmbeddings(
+    embedderId: string,
+    dimensions: number,
+    entries: readonly { embedHash: string; vector: Float32Array }[],
+  ): Promise<void>;
+  searchVectors(
+    embedderId: string,
+    vector: Float32Array,
+    limit: number,
+    pathPrefixes?: readonly string[],
+  ): Promise<VectorHit[]>;
+  embeddingCoverage(embedderId: string): Promise<{ embedded: number; total: number }>;
+  /** Drops vectors of texts no chunk has any more; returns how many. */
+  pruneEmbeddings(): Promise<number>;
   /** The project's record (an empty one when never written). */
   getProject(name: string): Promise<ProjectRecord>;
   /** Sets (or with null clears) the project's enabled-strategy override. */

@@ -1,5 +1,6 @@
 import type { ContextFragment } from "./fragment.js";
-import type { TextBackend } from "./text-backend.js";
+import type { Reranker } from "./reranker.js";
+import type { TextBackend, VectorBackend } from "./text-backend.js";
 import type { TokenCounter } from "./token-counter.js";
 
 /** What a strategy needs and how good it is believed to be. */
@@ -63,6 +64,10 @@ export interface PlanContext {
 export interface Backends {
   /** Full-text (BM25) search over chunks. */
   readonly text?: TextBackend;
+  /** Nearest-neighbour search over chunk vectors, when an embedder is configured and has run. */
+  readonly vector?: VectorBackend;
+  /** Re-scores top candidates, when a reranker is configured. */
+  readonly reranker?: Reranker;
 }
 
 /**

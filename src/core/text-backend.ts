@@ -17,6 +17,8 @@ export interface TextHit {
 /** Full-text search over indexed chunks: what `simple-keyword` needs. */
 export interface TextBackend {
   searchText(query: TextQuery): Promise<TextHit[]>;
+  /** Chunks of one document in line order (for neighbours of a hit). */
+  getDocumentChunks(resourceId: string, path: string): Promise<StoredChunk[]>;
 }
 
 /** BM25 weight of each indexed field of a chunk. */
@@ -28,3 +30,25 @@ export interface FieldWeights {
 }
 
 export const DEFAULT_FIELD_WEIGHTS: FieldWeights = { path: 1.5, symbols: 2, context: 1, body: 1 };
+
+/** A chunk found by vector similarity. */
+export interface VectorHit {
+  readonly chunk: StoredChunk;
+  /** Cosine similarity, -1..1, higher is closer. */
+  readonly similarity: number;
+}
+
+/** Nearest-neighbour search over the vectors one embedder wrote. */
+export interface VectorBackend {
+  /** The embedder whose vectors are searched (queries must be embedded with it). */
+  readonly embedderId: string;
+  searchVectors(
+    vector: Float32Array,
+    limit: number,
+    pathPrefixes?: readonly string[],
+  ): Promise<VectorHit[]>;
+  /** Embeds a query with the same embedder. */
+  embedQuery(text: string, signal?: AbortSignal): Promise<Float32Array>;
+  /** How well this embedder retrieves (0..1): semantic strategies' weight. */
+  readonly quality: number;
+}

@@ -6,13 +6,18 @@ import { loadConfig } from "../config/load-config.js";
 import type { ResolvedConfig } from "../config/resolved-config.js";
 import type { ContextualizeProgress } from "../contextualize/contextualize-index.js";
 import { type GeneratorChoice, resolveGenerator } from "../contextualize/resolve-generator.js";
+import type { Embedder } from "../core/embedder.js";
 import { UsageError } from "../core/errors.js";
 import type { ContextFragment } from "../core/fragment.js";
+import type { Reranker } from "../core/reranker.js";
 import type { Store } from "../core/store.js";
 import type { Backends, ContextStrategy } from "../core/strategy.js";
 import type { TextHit } from "../core/text-backend.js";
 import type { TokenCounter } from "../core/token-counter.js";
+import type { EmbedProgress } from "../embed/embed-index.js";
+import { createEmbedder, type EmbedderChoice, resolveEmbedder } from "../embed/resolve-embedder.js";
 import type { IndexProgress } from "../ingest/index-resources.js";
+import { createReranker } from "../rerank/rerank-settings.js";
 import { SqliteStore } from "../store/sqlite/sqlite-store.js";
 import { ProjectBreakers } from "../strategies/breaker-board.js";
 import { buildRegistry } from "../strategies/build-registry.js";
@@ -29,6 +34,7 @@ import { type FragmentAddress, type FragmentText, readFragment } from "./read-fr
 import { RecentRequests } from "./recent-requests.js";
 import { type IndexRunReport, runIndex } from "./run-index.js";
 import { measureStaleness, type Staleness } from "./staleness.js";
+import { vectorBackend } from "./vector-backend.js";
 
 export interface OpenOptions {
   /** A folder inside the project (default: the working folder). */
@@ -50,9 +56,13 @@ export interface OpenOptions {
 export interface IndexOptions {
   /** Context generator to use, overriding config and environment (top of the priority chain). */
   readonly contextualize?: string;
+  /** Embedder to use, overriding config (`none` turns embedding off for this run). */
+  readonly embedder?: string;
+  /** False skips embedding (default true); queries refresh without it. */
+  readonly embed?: boolean;
   /** Only estimate what contextualizing would send and cost. */
   readonly dryRun?: boolean;
-  readonly onProgress?: (progress: IndexProgress | ContextualizeProgress) => void;
+  readonly onProgress?: (progress: IndexProgress | ContextualizeProgress | EmbedProgress) => void;
   readonly signal?: AbortSignal;
 }
 
@@ -104,6 +114,8 @@ export class ContextEngine {
   readonly counter: TokenCounter;
   private readonly recent = new RecentRequests<Omit<QueryResult, "requestId" | "output">>();
   private running: Promise<IndexRunReport> | null = null;
+  private readonly embedders = new Map<string, Promise<Embedder | null>>();
+  private reranker: Reranker | null | undefined;
 
   private constructor(
     readonly root: string,
@@ -128,6 +140,7 @@ export class ContextEngine {
     const registry = await buildRegistry(
       config.strategies,
       { counter, projectRoot: root },
+      { arce: config.arce },
       options.strategies,
     );
     const indexPath = indexPathFor(root, config.storePath, options.db, cwd);
@@ -177,8 +190,11 @@ export class ContextEngine {
   async index(paths?: readonly string[], options: IndexOptions = {}): Promise<IndexRunReport> {
     const roots =
       paths && paths.length > 0 ? paths.map((path) => resolve(path)) : await this.coveredRoots();
+    const choice = this.embedderChoice(options.embedder);
     return runIndex(roots, this.store, this.config, this.counter, {
       choice: this.generatorChoice(options.contextualize),
+      embedder: { choice, embedder: await this.embedderFor(choice) },
+      embed: options.embed ?? true,
       dryRun: options.dryRun ?? false,
       env: this.env,
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
@@ -202,6 +218,22 @@ export class ContextEngine {
     return this.running !== null;
   }
 
+  /** The embedder the configuration picks, and why. */
+  embedderChoice(explicit?: string): EmbedderChoice {
+    return resolveEmbedder(explicit, this.config.embeddings, this.env);
+  }
+
+  /** The embedder for a choice, built once per engine. */
+  async embedderFor(choice: EmbedderChoice = this.embedderChoice()): Promise<Embedder | null> {
+    let made = this.embedders.get(choice.name);
+    if (!made) {
+      made = createEmbedder(choice, this.config.embeddings, this.env);
+      made.catch(() => this.embedders.delete(choice.name));
+      this.embedders.set(choice.name, made);
+    }
+    return made;
+  }
+
   /** The context generator the priority chain picks, and why. */
   generatorChoice(explicit?: string): GeneratorChoice {
     return resolveGenerator(explicit, this.config.contextualize, this.env);
@@ -220,7 +252,7 @@ export class ContextEngine {
     if (options.strategies) this.registry.assertEnabled(options.strategies, "requested strategies");
     const { candidates, allocation, runs } = await this.pipeline.run(
       { task: options.task, budget: limit, ...(options.paths ? { paths: options.paths } : {}) },
-      this.backends(),
+      await this.backends(),
       enabled,
       options.signal ? { signal: options.signal } : {},
     );
@@ -279,7 +311,7 @@ export class ContextEngine {
     const enabled = strategies ?? (await this.enabledStrategies()).enabled;
     const { candidates } = await this.pipeline.run(
       { task, budget: Number.MAX_SAFE_INTEGER, maxFragments: depth },
-      this.backends(),
+      await this.backends(),
       enabled,
     );
     return candidates.slice(0, depth);
@@ -335,15 +367,35 @@ export class ContextEngine {
       configFiles: this.config.sources,
       enabledStrategies: (await this.enabledStrategies()).enabled,
       contextGenerator: describeChoice(() => this.generatorChoice()),
+      embeddings: await this.embeddingStatus(),
     };
+  }
+
+  private async embeddingStatus(): Promise<StatusReport["embeddings"]> {
+    const choice = this.embedderChoice();
+    let embedder: Embedder | null = null;
+    try {
+      embedder = await this.embedderFor(choice);
+    } catch (error) {
+      return { embedder: choice.name, reason: (error as Error).message, coverage: null };
+    }
+    const coverage = embedder ? await this.store.embeddingCoverage(embedder.id) : null;
+    return { embedder: embedder?.id ?? choice.name, reason: choice.reason, coverage };
   }
 
   async close(): Promise<void> {
     await this.store.close();
   }
 
-  private backends(): Backends {
-    return { text: this.store };
+  /** Full text always; vectors when an embedder is configured and has written some. */
+  async backends(): Promise<Backends> {
+    this.reranker ??= createReranker(this.config.rerank, this.env);
+    const reranker = this.reranker ? { reranker: this.reranker } : {};
+    const embedder = this.store.vectorsAvailable ? await this.embedderFor() : null;
+    if (!embedder || (await this.store.embeddingCoverage(embedder.id)).embedded === 0) {
+      return { text: this.store, ...reranker };
+    }
+    return { text: this.store, vector: vectorBackend(this.store, embedder), ...reranker };
   }
 
   private async coveredRoots(): Promise<string[]> {

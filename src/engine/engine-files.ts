@@ -14,6 +14,12 @@ export interface StatusReport {
   readonly tokenCounter: string;
   readonly configFiles: readonly string[];
   readonly enabledStrategies: readonly string[];
+  readonly embeddings: {
+    readonly embedder: string;
+    readonly reason: string;
+    /** Chunks with a vector from the active embedder, of all chunks; null without an embedder. */
+    readonly coverage: { readonly embedded: number; readonly total: number } | null;
+  };
   readonly contextGenerator: {
     readonly name: string;
     readonly model: string;

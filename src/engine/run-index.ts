@@ -8,9 +8,12 @@ import { createGenerator } from "../contextualize/create-generator.js";
 import { type CostEstimate, estimateCost } from "../contextualize/estimate-cost.js";
 import type { GeneratorChoice } from "../contextualize/resolve-generator.js";
 import { UsageMeter } from "../contextualize/usage-meter.js";
+import type { Embedder } from "../core/embedder.js";
 import type { Store } from "../core/store.js";
 import type { TokenCounter } from "../core/token-counter.js";
 import type { IndexReport } from "../core/types.js";
+import { type EmbedProgress, type EmbedReport, embedIndex } from "../embed/embed-index.js";
+import type { EmbedderChoice } from "../embed/resolve-embedder.js";
 import type { IndexProgress } from "../ingest/index-resources.js";
 import { indexProject } from "./index-project.js";
 
@@ -22,9 +25,13 @@ export const INGEST_VERSION = "3";
 
 export interface IndexRunOptions {
   readonly choice: GeneratorChoice;
+  /** Embeds what has no vector yet after indexing; null: no embedder configured. */
+  readonly embedder: { readonly choice: EmbedderChoice; readonly embedder: Embedder | null };
+  /** False skips the embedding phase (a query's refresh must not wait for it). */
+  readonly embed: boolean;
   /** Estimate what contextualizing would send and cost instead of doing it. */
   readonly dryRun: boolean;
-  readonly onProgress?: (progress: IndexProgress | ContextualizeProgress) => void;
+  readonly onProgress?: (progress: IndexProgress | ContextualizeProgress | EmbedProgress) => void;
   readonly env: NodeJS.ProcessEnv;
   readonly signal?: AbortSignal;
 }
@@ -38,6 +45,12 @@ export interface IndexRunReport extends IndexReport {
     readonly fallback: boolean;
     readonly report: ContextualizeReport | null;
     readonly estimate: CostEstimate | null;
+  };
+  readonly embeddings: {
+    readonly embedder: string;
+    readonly reason: string;
+    /** Null when no embedder is configured, or the phase was skipped. */
+    readonly report: EmbedReport | null;
   };
 }
 
@@ -71,9 +84,14 @@ export async function runIndex(
     reason: choice.reason,
     fallback: choice.fallback,
   };
+  const noEmbedding = {
+    embedder: options.embedder.choice.name,
+    reason: options.embedder.choice.reason,
+    report: null,
+  };
   if (options.dryRun) {
     const estimate = await estimateCost(store, generator, config.contextualize, counter);
-    return { ...files, contexts: { ...summary, report: null, estimate } };
+    return { ...files, contexts: { ...summary, report: null, estimate }, embeddings: noEmbedding };
   }
   const report = await contextualizeIndex({
     store,
@@ -83,5 +101,16 @@ export async function runIndex(
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   });
-  return { ...files, contexts: { ...summary, report, estimate: null } };
+  const { embedder } = options.embedder;
+  const embeddings =
+    embedder && options.embed && store.vectorsAvailable
+      ? {
+          ...noEmbedding,
+          report: await embedIndex(store, embedder, {
+            ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+            ...(options.signal ? { signal: options.signal } : {}),
+          }),
+        }
+      : noEmbedding;
+  return { ...files, contexts: { ...summary, report, estimate: null }, embeddings };
 }

@@ -1,10 +1,24 @@
-import type { StrategyConfig } from "../config/strategy-config.js";
+import type { ResolvedConfig } from "../config/resolved-config.js";
+import type { Embedder } from "../core/embedder.js";
 import type { ContextFragment } from "../core/fragment.js";
+import type { Reranker } from "../core/reranker.js";
 import type { Store } from "../core/store.js";
+import type { Backends } from "../core/strategy.js";
 import type { TokenCounter } from "../core/token-counter.js";
+import { vectorBackend } from "../engine/vector-backend.js";
 import { ProjectBreakers } from "../strategies/breaker-board.js";
 import { buildRegistry } from "../strategies/build-registry.js";
 import { StrategyPipeline } from "../strategies/strategy-pipeline.js";
+
+export interface RankerOptions {
+  readonly config: Pick<ResolvedConfig, "strategies" | "arce">;
+  readonly strategies: readonly string[];
+  readonly counter: TokenCounter;
+  readonly projectRoot: string;
+  /** Searches the store's vectors of this embedder too. */
+  readonly embedder?: Embedder | null;
+  readonly reranker?: Reranker | null;
+}
 
 /**
  * Ranks units through the full strategy pipeline (selection, allocation,
@@ -12,23 +26,30 @@ import { StrategyPipeline } from "../strategies/strategy-pipeline.js";
  * Breakers live in memory only: an evaluation leaves no trace in any project.
  */
 export async function pipelineRanker(
-  config: StrategyConfig,
-  strategies: readonly string[],
-  counter: TokenCounter,
-  projectRoot: string,
+  options: RankerOptions,
 ): Promise<(store: Store, query: string, depth: number) => Promise<ContextFragment[]>> {
-  const registry = await buildRegistry(config, { counter, projectRoot });
+  const { config, strategies, counter } = options;
+  const registry = await buildRegistry(
+    config.strategies,
+    { counter, projectRoot: options.projectRoot },
+    { arce: config.arce },
+  );
   registry.assertEnabled(strategies, "--strategy");
   const pipeline = new StrategyPipeline({
     registry,
-    settingsFor: config.settingsFor,
+    settingsFor: config.strategies.settingsFor,
     counter,
-    breakers: new ProjectBreakers(config.settingsFor),
+    breakers: new ProjectBreakers(config.strategies.settingsFor),
   });
   return async (store, query, depth) => {
+    const backends: Backends = {
+      text: store,
+      ...(options.embedder ? { vector: vectorBackend(store, options.embedder) } : {}),
+      ...(options.reranker ? { reranker: options.reranker } : {}),
+    };
     const { candidates } = await pipeline.run(
       { task: query, budget: Number.MAX_SAFE_INTEGER, maxFragments: depth },
-      { text: store },
+      backends,
       strategies,
     );
     return candidates.slice(0, depth);

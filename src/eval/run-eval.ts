@@ -2,9 +2,13 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ContextBatchError, type ContextGenerator } from "../core/context-generator.js";
+import { embedHashOf } from "../core/embed-text.js";
+import type { Embedder } from "../core/embedder.js";
+import { CtxError } from "../core/errors.js";
 import type { ContextFragment } from "../core/fragment.js";
 import type { Store } from "../core/store.js";
 import type { TokenCounter } from "../core/token-counter.js";
+import { embedIndex } from "../embed/embed-index.js";
 import { indexText } from "../text/code-tokenizer.js";
 import type { BeirDataset, CorpusUnit } from "./beir.js";
 import { mrrAtK, ndcgAtK, passAtK } from "./metrics.js";
@@ -22,6 +26,8 @@ export interface EvalOptions {
   readonly onProgress?: (phase: "index" | "query", done: number, total: number) => void;
   /** Writes a context for every unit (its document from documents.jsonl) before ranking. */
   readonly contextualize?: ContextGenerator;
+  /** Embeds every unit (with its context) before ranking, for vector strategies. */
+  readonly embedder?: Embedder;
 }
 
 export interface EvalReport {
@@ -60,6 +66,11 @@ export async function runEval(dataset: BeirDataset, options: EvalOptions): Promi
     const contexts = options.contextualize
       ? await contextualizeCorpus(store, dataset, options.contextualize)
       : null;
+    if (options.embedder) {
+      const embedded = await embedIndex(store, options.embedder);
+      if (embedded.error)
+        throw new CtxError("embedding", `embedding the corpus failed: ${embedded.error}`);
+    }
     const indexSeconds = (performance.now() - indexStart) / 1000;
 
     const judged = dataset.queries.filter((query) => dataset.qrels.has(query.id));
@@ -144,6 +155,7 @@ async function indexCorpus(
           context: null,
           contextKey: null,
           contextStatus: null,
+          embedHash: embedHashOf(null, content),
           // Unit ids are not paths: indexing them would only add noise.
           search: { path: "", symbols: "", context: "", body: indexText(content) },
         },
@@ -218,6 +230,7 @@ async function contextualizeCorpus(
         context,
         contextKey: null,
         contextStatus: "generated" as const,
+        embedHash: embedHashOf(context, stored.content),
         search: {
           path: "",
           symbols: "",

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { outlineDocument } from "../contextualize/document-outline.js";
 import { structuralContext } from "../contextualize/structural-context.js";
 import type { ChunkForContext } from "../core/context-generator.js";
+import { embedHashOf } from "../core/embed-text.js";
 import type { ChunkToStore, SearchText } from "../core/store.js";
 import type { ChunkDraft } from "../core/types.js";
 import { indexText } from "../text/code-tokenizer.js";
@@ -46,6 +47,7 @@ export function withSearchText(
       context,
       contextKey: context === null ? null : STRUCTURAL_CONTEXT_KEY,
       contextStatus: context === null ? null : "structural",
+      embedHash: embedHashOf(context, chunk.content),
       search: searchText(pathTerms, chunk, enclosing, context),
     };
   });

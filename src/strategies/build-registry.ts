@@ -1,6 +1,6 @@
 import type { StrategyConfig } from "../config/strategy-config.js";
 import type { ContextStrategy, StrategyContext } from "../core/strategy.js";
-import { registerBuiltIns } from "./builtins/register-builtins.js";
+import { type BuiltInSettings, registerBuiltIns } from "./builtins/register-builtins.js";
 import { loadCustomStrategies } from "./load-custom-strategies.js";
 import { StrategyRegistry } from "./registry.js";
 
@@ -11,10 +11,11 @@ import { StrategyRegistry } from "./registry.js";
 export async function buildRegistry(
   config: StrategyConfig,
   context: StrategyContext,
+  builtIns: BuiltInSettings,
   extra: readonly ContextStrategy[] = [],
 ): Promise<StrategyRegistry> {
   const registry = new StrategyRegistry();
-  registerBuiltIns(registry, context);
+  registerBuiltIns(registry, context, builtIns);
   for (const strategy of extra) registry.register(strategy, "api");
   await loadCustomStrategies(registry, config.custom, context);
   registry.assertEnabled(

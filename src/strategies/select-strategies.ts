@@ -38,10 +38,10 @@ export interface SelectOptions {
 
 /** True when every backend the strategy declares is present. */
 export function hasBackends(capabilities: StrategyCapabilities, backends: Backends): boolean {
-  // Only the text backend exists so far; vector, graph and temporal ones arrive with their issues.
+  // Graph and temporal backends arrive with their issues.
   const available = {
     text: backends.text !== undefined,
-    vector: false,
+    vector: backends.vector !== undefined,
     graph: false,
     temporal: false,
   };

@@ -49,7 +49,10 @@ export function estimateTokens(text: string): number {
       blank = 0;
     }
     if (kind === LOWER || kind === UPPER) {
-      const continues = (runClass === LOWER || runClass === UPPER) && run > 0 && !(kind === UPPER && runClass === LOWER);
+      const continues =
+        (runClass === LOWER || runClass === UPPER) &&
+        run > 0 &&
+        !(kind === UPPER && runClass === LOWER);
       if (!continues) {
         tokens += runCost(run, runClass, upperOnly);
         run = 0;

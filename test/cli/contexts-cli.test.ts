@@ -82,3 +82,27 @@ describe("contexts from the CLI", () => {
     expect(result.stdout).toMatch(/Contexts: structural, \d+ written/);
   });
 });
+
+describe("embeddings from the CLI", () => {
+  it("embeds with the embedder named on the command line, reports coverage, and says when it is off", async () => {
+    const root = repo();
+    const off = runCli(["index"], root);
+    expect(off.stdout).toMatch(/Embeddings: none — no embedder configured/);
+    const result = await runCliAsync(["index", "--embedder", "openai-compatible"], root, {
+      OPENAI_API_KEY: "test-key",
+      OPENAI_BASE_URL: `${server.url}/v1`,
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(
+      /Embeddings: openai-compatible:text-embedding-3-small:64 — chosen with --embedder; \d+ texts embedded in [\d.]+ s, (\d+) of \1 chunks have vectors/,
+    );
+    const status = await runCliAsync(["status"], root, {
+      CTX_EMBEDDER: "openai-compatible",
+      OPENAI_API_KEY: "k",
+      OPENAI_BASE_URL: `${server.url}/v1`,
+    });
+    expect(status.stdout).toMatch(
+      /Embeddings: openai-compatible:text-embedding-3-small:64 — CTX_EMBEDDER is set; (\d+) of \1 chunks have vectors/,
+    );
+  });
+});

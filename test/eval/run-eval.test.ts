@@ -6,6 +6,7 @@ import { readBeirDataset } from "../../src/eval/beir.js";
 import { pipelineRanker } from "../../src/eval/pipeline-ranker.js";
 import { runEval } from "../../src/eval/run-eval.js";
 import { SqliteStore } from "../../src/store/sqlite/sqlite-store.js";
+import { resolveArceSettings } from "../../src/strategies/builtins/arce-settings.js";
 import { o200kCounter } from "../../src/tokens/o200k-counter.js";
 import { tempDir, writeFiles } from "../helpers/temp-dir.js";
 
@@ -16,7 +17,12 @@ describe("runEval", () => {
     const dataset = await readBeirDataset(MINI);
     const report = await runEval(dataset, {
       label: "simple-keyword",
-      rank: await pipelineRanker(resolveStrategyConfig([]), ["simple-keyword"], o200kCounter, MINI),
+      rank: await pipelineRanker({
+        config: { strategies: resolveStrategyConfig([]), arce: resolveArceSettings([]) },
+        strategies: ["simple-keyword"],
+        counter: o200kCounter,
+        projectRoot: MINI,
+      }),
       ks: [1, 5],
       counter: o200kCounter,
       openStore: (file) => SqliteStore.open(file, { create: true }),

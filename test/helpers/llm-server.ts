@@ -36,6 +36,8 @@ export class LlmServer {
   delayMs = 0;
   /** When set, every model request gets this fault (an outage), whatever the plan. */
   outage: Fault | null = null;
+  /** Size of the vectors /v1/embeddings returns. */
+  embeddingDimensions = 64;
   private inFlight = 0;
   private readonly faults: Fault[] = [];
   private readonly server: Server;
@@ -88,7 +90,8 @@ export class LlmServer {
       json = null;
     }
     this.requests.push({ path, headers: request.headers, body, json, at: Date.now() });
-    if (!path.startsWith("/v1/")) {
+    const isModelCall = path.startsWith("/v1/") || path.startsWith("/v2/") || path === "/rerank";
+    if (!isModelCall) {
       response.writeHead(200, { "content-type": "application/json" }).end("{}");
       return;
     }
@@ -120,6 +123,14 @@ export class LlmServer {
           );
         return;
       }
+      if (path.endsWith("/embeddings")) {
+        this.embeddings(response, json, fault);
+        return;
+      }
+      if (path.endsWith("/rerank")) {
+        this.rerank(response, json);
+        return;
+      }
       const text = answerFor(body, fault);
       const stream = json?.stream === true;
       if (path.startsWith("/v1/messages"))
@@ -128,6 +139,42 @@ export class LlmServer {
     } finally {
       this.inFlight--;
     }
+  }
+
+  /** OpenAI embeddings: hashed bag-of-words vectors, so texts sharing words are close. */
+  private embeddings(
+    response: ServerResponse,
+    json: Record<string, unknown> | null,
+    fault: Fault,
+  ): void {
+    const input = json?.input;
+    const texts = Array.isArray(input) ? (input as string[]) : [String(input ?? "")];
+    const vectors = texts.map((text) => wordVector(text, this.embeddingDimensions));
+    const data = (fault === "wrong-length" ? vectors.slice(1) : vectors).map(
+      (embedding, index) => ({ object: "embedding", index, embedding }),
+    );
+    response.writeHead(200, { "content-type": "application/json" }).end(
+      JSON.stringify({
+        object: "list",
+        data,
+        model: String(json?.model ?? ""),
+        usage: { prompt_tokens: 10, total_tokens: 10 },
+      }),
+    );
+  }
+
+  /** Cohere / Jina / vLLM rerank shape (TEI when `texts` is sent): scores by shared words. */
+  private rerank(response: ServerResponse, json: Record<string, unknown> | null): void {
+    const query = String(json?.query ?? "");
+    const documents = (json?.documents ?? json?.texts ?? []) as string[];
+    const scored = documents.map((document, index) => ({
+      index,
+      relevance_score: overlap(query, document),
+    }));
+    const body = json?.texts
+      ? scored.map(({ index, relevance_score }) => ({ index, score: relevance_score }))
+      : { results: scored };
+    response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
   }
 
   private anthropic(response: ServerResponse, text: string, model: string, stream: boolean): void {
@@ -248,4 +295,28 @@ function promptText(body: string): string {
 
 function firstWord(text: string): string {
   return /[A-Za-z_][A-Za-z0-9_]{2,}/.exec(text)?.[0] ?? "nothing";
+}
+
+function words(text: string): string[] {
+  return text.toLowerCase().match(/[a-z]{3,}/g) ?? [];
+}
+
+/** A unit vector with one hashed bucket per word. */
+function wordVector(text: string, dimensions: number): number[] {
+  const vector = new Array<number>(dimensions).fill(0);
+  for (const word of words(text)) {
+    let hash = 0;
+    for (let i = 0; i < word.length; i++) hash = (hash * 31 + word.charCodeAt(i)) >>> 0;
+    vector[hash % dimensions] = (vector[hash % dimensions] ?? 0) + 1;
+  }
+  const norm = Math.hypot(...vector) || 1;
+  return vector.map((value) => value / norm);
+}
+
+/** Share of the query's words that occur in the document. */
+function overlap(query: string, document: string): number {
+  const wanted = new Set(words(query));
+  if (wanted.size === 0) return 0;
+  const present = new Set(words(document));
+  return [...wanted].filter((word) => present.has(word)).length / wanted.size;
 }

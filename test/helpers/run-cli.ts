@@ -10,6 +10,7 @@ const NO_PROVIDERS = {
   CLAUDE_CODE_OAUTH_TOKEN: "",
   OPENAI_API_KEY: "",
   OPENAI_BASE_URL: "",
+  CTX_EMBEDDER: "",
 };
 
 export interface CliResult {

@@ -1,12 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { resolveStrategyConfig } from "../../src/config/strategy-config.js";
 import { buildRegistry } from "../../src/strategies/build-registry.js";
+import { resolveArceSettings } from "../../src/strategies/builtins/arce-settings.js";
 import { StrategyRegistry, StrategyRegistryError } from "../../src/strategies/registry.js";
 import { o200kCounter } from "../../src/tokens/o200k-counter.js";
 import { tempDir, writeFiles } from "../helpers/temp-dir.js";
 import { testStrategy } from "../helpers/test-strategies.js";
 
 const context = { counter: o200kCounter, projectRoot: "/tmp" };
+const builtIns = { arce: resolveArceSettings([]) };
 
 describe("StrategyRegistry", () => {
   it("refuses a strategy with no backend capability", () => {
@@ -45,9 +47,9 @@ describe("StrategyRegistry", () => {
         config: { context: { strategies: { enabled: ["simple-keyword", "ghost"] } } },
       },
     ]);
-    await expect(buildRegistry(config, context)).rejects.toThrow(StrategyRegistryError);
-    await expect(buildRegistry(config, context)).rejects.toThrow(
-      /ctx\.toml: enabled strategy "ghost" is not registered; registered: simple-keyword/,
+    await expect(buildRegistry(config, context, builtIns)).rejects.toThrow(StrategyRegistryError);
+    await expect(buildRegistry(config, context, builtIns)).rejects.toThrow(
+      /ctx\.toml: enabled strategy "ghost" is not registered; registered: arce, semantic-embedding, simple-keyword/,
     );
   });
 });
@@ -79,22 +81,31 @@ ${extra}`;
   it("loads a class export relative to the config file and registers it", async () => {
     const root = tempDir();
     writeFiles(root, { "strategies/mine.js": strategyModule("my-strategy") });
-    const registry = await buildRegistry(configFor(root, "./strategies/mine.js:Mine"), context);
+    const registry = await buildRegistry(
+      configFor(root, "./strategies/mine.js:Mine"),
+      context,
+      builtIns,
+    );
     expect(registry.get("my-strategy")?.canHandle({ task: "x", budget: 10 }, {})).toBe(0.7);
-    expect(registry.list().map((entry) => entry.origin)).toEqual([`${root}/ctx.toml`, "built-in"]);
+    expect(registry.list().map((entry) => [entry.strategy.name, entry.origin])).toEqual([
+      ["arce", "built-in"],
+      ["my-strategy", `${root}/ctx.toml`],
+      ["semantic-embedding", "built-in"],
+      ["simple-keyword", "built-in"],
+    ]);
   });
 
   it("explains a missing module, a missing export and a name that does not match", async () => {
     const root = tempDir();
     writeFiles(root, { "strategies/mine.js": strategyModule("other-name") });
     await expect(
-      buildRegistry(configFor(root, "./strategies/none.js:Mine"), context),
+      buildRegistry(configFor(root, "./strategies/none.js:Mine"), context, builtIns),
     ).rejects.toThrow(/module not found: .*none\.js/);
     await expect(
-      buildRegistry(configFor(root, "./strategies/mine.js:Nope"), context),
+      buildRegistry(configFor(root, "./strategies/mine.js:Nope"), context, builtIns),
     ).rejects.toThrow(/has no export "Nope" \(exports: Mine\)/);
     await expect(
-      buildRegistry(configFor(root, "./strategies/mine.js:Mine"), context),
+      buildRegistry(configFor(root, "./strategies/mine.js:Mine"), context, builtIns),
     ).rejects.toThrow(/the strategy calls itself "other-name"; its name must be "my-strategy"/);
   });
 });

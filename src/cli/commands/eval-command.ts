@@ -3,16 +3,19 @@ import { loadConfig } from "../../config/load-config.js";
 import { createGenerator } from "../../contextualize/create-generator.js";
 import { resolveGenerator } from "../../contextualize/resolve-generator.js";
 import { UsageMeter } from "../../contextualize/usage-meter.js";
+import { createEmbedder, resolveEmbedder } from "../../embed/resolve-embedder.js";
 import { findProjectRoot } from "../../engine/locate-project.js";
 import { readBeirDataset } from "../../eval/beir.js";
 import { pipelineRanker } from "../../eval/pipeline-ranker.js";
 import { type EvalReport, runEval } from "../../eval/run-eval.js";
+import { createReranker } from "../../rerank/rerank-settings.js";
 import { SqliteStore } from "../../store/sqlite/sqlite-store.js";
 import { createTokenCounter } from "../../tokens/create-counter.js";
 import { collect, positiveIntegerList } from "../parse-options.js";
 
 interface EvalFlags {
   strategy?: string[];
+  embedder?: string;
   contextualize?: string;
   k: number[];
   json?: boolean;
@@ -38,6 +41,10 @@ export function registerEvalCommand(
       "--contextualize <generator>",
       "write a context for every unit first (anthropic, claude-agent-sdk, openai-compatible, structural), using documents.jsonl",
     )
+    .option(
+      "--embedder <name>",
+      "embed every unit first (use-lite, openai-compatible) so vector strategies can run",
+    )
     .option("--json", "print one JSON object")
     .action((dir: string, flags: EvalFlags) =>
       run(async () => {
@@ -45,7 +52,21 @@ export function registerEvalCommand(
         const config = loadConfig(root);
         const counter = createTokenCounter(config.tokens.counter);
         const strategies = flags.strategy ?? config.strategies.enabled;
-        const rank = await pipelineRanker(config.strategies, strategies, counter, root);
+        const embedder = flags.embedder
+          ? await createEmbedder(
+              resolveEmbedder(flags.embedder, config.embeddings, process.env),
+              config.embeddings,
+              process.env,
+            )
+          : null;
+        const rank = await pipelineRanker({
+          config,
+          strategies,
+          counter,
+          projectRoot: root,
+          embedder,
+          reranker: createReranker(config.rerank, process.env),
+        });
         const dataset = await readBeirDataset(dir);
         const usage = new UsageMeter();
         const generator = flags.contextualize
@@ -63,6 +84,7 @@ export function registerEvalCommand(
           counter,
           openStore: (file) => SqliteStore.open(file, { create: true }),
           ...(generator ? { contextualize: generator } : {}),
+          ...(embedder ? { embedder } : {}),
         });
         process.stdout.write(
           flags.json

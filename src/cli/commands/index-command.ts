@@ -3,13 +3,14 @@ import type { Command } from "commander";
 import { PathNotFoundError } from "../../core/errors.js";
 import { ContextEngine } from "../../engine/context-engine.js";
 import { formatIndexReport } from "../format.js";
-import { formatContexts } from "../format-contexts.js";
+import { formatContexts, formatEmbeddings } from "../format-contexts.js";
 
 interface IndexFlags {
   db?: string;
   json?: boolean;
   contextualize?: string | boolean;
   dryRun?: boolean;
+  embedder?: string;
 }
 
 import { indexProgressReporter } from "../progress.js";
@@ -31,6 +32,10 @@ export function registerIndexCommand(
       "write chunk contexts with this generator (anthropic, claude-agent-sdk, openai-compatible, structural, none); without a name, the configured one",
     )
     .option(
+      "--embedder <name>",
+      "embed chunks with use-lite, openai-compatible or none (default: [embeddings] provider)",
+    )
+    .option(
       "--dry-run",
       "with --contextualize: show what would be sent and its estimated cost, send nothing",
     )
@@ -50,13 +55,14 @@ export function registerIndexCommand(
             ...(typeof options.contextualize === "string"
               ? { contextualize: options.contextualize }
               : {}),
+            ...(options.embedder ? { embedder: options.embedder } : {}),
           });
           progress.stop();
           if (options.json) {
             process.stdout.write(`${JSON.stringify({ ...report, indexPath: engine.indexPath })}\n`);
           } else {
             process.stdout.write(
-              `${formatIndexReport(report, engine.indexPath)}\n${formatContexts(report.contexts)}\n`,
+              `${formatIndexReport(report, engine.indexPath)}\n${formatContexts(report.contexts)}\n${formatEmbeddings(report.embeddings)}\n`,
             );
           }
           return 0;

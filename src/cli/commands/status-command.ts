@@ -41,6 +41,7 @@ export function registerStatusCommand(
                   .map(([state, n]) => `${state} ${n}`)
                   .join(", ") || "none yet"
               }`,
+              `Embeddings: ${status.embeddings.embedder} — ${status.embeddings.reason}${status.embeddings.coverage ? `; ${status.embeddings.coverage.embedded} of ${status.embeddings.coverage.total} chunks have vectors` : ""}`,
               `Config: ${status.configFiles.length > 0 ? status.configFiles.join(", ") : "defaults (no ctx.toml)"}`,
               "Roots:",
             ];

@@ -26,7 +26,7 @@ export function updateChunkContexts(
   updates: readonly ChunkContextUpdate[],
 ): void {
   const setChunk = db.prepare(
-    "UPDATE chunks SET context = ?, context_key = ?, context_status = ? WHERE id = ?",
+    "UPDATE chunks SET context = ?, context_key = ?, context_status = ?, embed_hash = ? WHERE id = ?",
   );
   const dropFts = db.prepare("DELETE FROM chunks_fts WHERE rowid = ?");
   const addFts = db.prepare(
@@ -34,7 +34,13 @@ export function updateChunkContexts(
   );
   db.transaction(() => {
     for (const update of updates) {
-      setChunk.run(update.context, update.contextKey, update.contextStatus, update.chunkId);
+      setChunk.run(
+        update.context,
+        update.contextKey,
+        update.contextStatus,
+        update.embedHash,
+        update.chunkId,
+      );
       dropFts.run(update.chunkId);
       const { search } = update;
       addFts.run(update.chunkId, search.path, search.symbols, search.context, search.body);

@@ -80,6 +80,25 @@ export const MIGRATIONS: readonly string[] = [
     created_at TEXT NOT NULL
   );
   `,
+  // 4: vectors. A chunk's embed hash names the text it is embedded as (context +
+  // content); each embedder's vectors live in their own sqlite-vec table.
+  `
+  ALTER TABLE chunks ADD COLUMN embed_hash TEXT NOT NULL DEFAULT '';
+  CREATE INDEX chunks_by_embed_hash ON chunks(embed_hash);
+
+  CREATE TABLE embedders (
+    id TEXT PRIMARY KEY,
+    dimensions INTEGER NOT NULL,
+    vector_table TEXT NOT NULL UNIQUE
+  );
+
+  CREATE TABLE embedding_rows (
+    rowid INTEGER PRIMARY KEY,
+    embedder TEXT NOT NULL REFERENCES embedders(id) ON DELETE CASCADE,
+    embed_hash TEXT NOT NULL,
+    UNIQUE (embedder, embed_hash)
+  );
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,11 +1,13 @@
 import type Database from "better-sqlite3";
 import { ulid } from "ulid";
 import type { BreakerRecord } from "../../core/breaker.js";
+import { StoreError } from "../../core/errors.js";
 import type {
   CachedContext,
   ChunkContextState,
   ChunkContextUpdate,
   DocumentToStore,
+  EmbeddingWork,
   ProjectRecord,
   Store,
   StoreStats,
@@ -15,6 +17,7 @@ import {
   type FieldWeights,
   type TextHit,
   type TextQuery,
+  type VectorHit,
 } from "../../core/text-backend.js";
 import type {
   DocumentState,
@@ -28,6 +31,8 @@ import * as contexts from "./context-queries.js";
 import { SCHEMA_VERSION } from "./migrations.js";
 import { openDatabase } from "./open-database.js";
 import { CHUNK_COLUMNS, type ChunkRow, toStoredChunk } from "./rows.js";
+import { loadVectorExtension } from "./vector-extension.js";
+import * as vectors from "./vector-queries.js";
 
 export interface SqliteStoreOptions {
   readonly create: boolean;
@@ -51,10 +56,12 @@ export class SqliteStore implements Store {
   private readonly insertDocument: Database.Statement;
   private readonly insertChunk: Database.Statement;
   private readonly insertFts: Database.Statement;
+  private readonly vectorExtension: boolean;
 
   private constructor(location: string, db: Database.Database, weights: FieldWeights) {
     this.location = location;
     this.db = db;
+    this.vectorExtension = loadVectorExtension(db);
     this.rankExpression = `bm25(${weights.path}, ${weights.symbols}, ${weights.context}, ${weights.body})`;
     this.insertDocument = db.prepare(
       `INSERT INTO documents (resource_id, path, language, size, mtime_ms, hash)
@@ -62,8 +69,8 @@ export class SqliteStore implements Store {
     );
     this.insertChunk = db.prepare(
       `INSERT INTO chunks (document_id, ordinal, start_line, end_line, kind, symbol, parent_id,
-         content, header, defines, context, tokens, hash, context_key, context_status)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         content, header, defines, context, tokens, hash, context_key, context_status, embed_hash)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.insertFts = db.prepare(
       "INSERT INTO chunks_fts (rowid, path, symbols, context, body) VALUES (?, ?, ?, ?, ?)",
@@ -160,6 +167,7 @@ export class SqliteStore implements Store {
           chunk.hash,
           chunk.contextKey,
           chunk.contextStatus,
+          chunk.embedHash,
         );
         const chunkId = Number(result.lastInsertRowid);
         ids.push(chunkId);
@@ -268,6 +276,50 @@ export class SqliteStore implements Store {
       languages,
       contexts: contexts.contextCounts(this.db),
     };
+  }
+
+  get vectorsAvailable(): boolean {
+    return this.vectorExtension;
+  }
+
+  async listUnembedded(embedderId: string, limit: number): Promise<EmbeddingWork[]> {
+    return vectors.listUnembedded(this.db, embedderId, limit);
+  }
+
+  async putEmbeddings(
+    embedderId: string,
+    dimensions: number,
+    entries: readonly { embedHash: string; vector: Float32Array }[],
+  ): Promise<void> {
+    this.requireVectors();
+    vectors.putEmbeddings(this.db, embedderId, dimensions, entries);
+  }
+
+  async searchVectors(
+    embedderId: string,
+    vector: Float32Array,
+    limit: number,
+    pathPrefixes: readonly string[] = [],
+  ): Promise<VectorHit[]> {
+    if (!this.vectorExtension) return [];
+    return vectors.searchVectors(this.db, embedderId, vector, limit, pathPrefixes);
+  }
+
+  async embeddingCoverage(embedderId: string): Promise<{ embedded: number; total: number }> {
+    return vectors.embeddingCoverage(this.db, embedderId);
+  }
+
+  async pruneEmbeddings(): Promise<number> {
+    return this.vectorExtension ? vectors.pruneEmbeddings(this.db) : 0;
+  }
+
+  private requireVectors(): void {
+    if (!this.vectorExtension) {
+      throw new StoreError(
+        this.location,
+        "vectors are unavailable: the sqlite-vec extension did not load on this platform",
+      );
+    }
   }
 
   async getMeta(key: string): Promise<string | null> {

@@ -1,8 +1,22 @@
 import type { StrategyContext } from "../../core/strategy.js";
 import type { StrategyRegistry } from "../registry.js";
+import { ArceStrategy } from "./arce.js";
+import type { ArceSettings } from "./arce-settings.js";
+import { SemanticEmbeddingStrategy } from "./semantic-embedding.js";
 import { SimpleKeywordStrategy } from "./simple-keyword.js";
 
+/** Settings the built-ins take from the config. */
+export interface BuiltInSettings {
+  readonly arce: ArceSettings;
+}
+
 /** Registers every built-in strategy; a new built-in is one line here. */
-export function registerBuiltIns(registry: StrategyRegistry, context: StrategyContext): void {
+export function registerBuiltIns(
+  registry: StrategyRegistry,
+  context: StrategyContext,
+  settings: BuiltInSettings,
+): void {
   registry.register(new SimpleKeywordStrategy(context.counter), "built-in");
+  registry.register(new SemanticEmbeddingStrategy(context.counter), "built-in");
+  registry.register(new ArceStrategy(context.counter, settings.arce), "built-in");
 }

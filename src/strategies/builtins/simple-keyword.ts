@@ -1,4 +1,3 @@
-import { reduceDetail } from "../../assemble/detail-depth.js";
 import type { ContextFragment } from "../../core/fragment.js";
 import type {
   Backends,
@@ -9,8 +8,8 @@ import type {
 } from "../../core/strategy.js";
 import { DEFAULT_CAPABILITIES } from "../../core/strategy.js";
 import type { TokenCounter } from "../../core/token-counter.js";
-import type { StoredChunk } from "../../core/types.js";
 import { queryTerms } from "../../text/code-tokenizer.js";
+import { fragmentsWithin } from "./chunk-fragments.js";
 
 /** Fragments returned when the request does not say how many. */
 export const DEFAULT_MAX_FRAGMENTS = 100;
@@ -52,30 +51,12 @@ export class SimpleKeywordStrategy implements ContextStrategy {
     });
     signal?.throwIfAborted();
     // Candidates past this strategy's share are spares for budget others leave unused.
-    const fragments: ContextFragment[] = [];
-    let used = 0;
-    for (const hit of hits) {
-      const fragment = this.fitting(
-        chunkFragment(hit.chunk, hit.score, this.name, this.counter),
-        budget.total - used,
-      );
-      if (!fragment) continue;
-      used += fragment.tokens;
-      fragments.push(fragment);
-    }
-    return fragments;
-  }
-
-  /** The fragment, or its signature or outline when only that fits in `room` tokens. */
-  private fitting(fragment: ContextFragment, room: number): ContextFragment | null {
-    if (fragment.tokens <= room) return fragment;
-    for (const depth of ["signature", "outline"] as const) {
-      const reduced = reduceDetail(fragment, depth);
-      if (!reduced) continue;
-      const tokens = this.counter.count(reduced.content);
-      if (tokens <= room) return { ...reduced, tokens };
-    }
-    return null;
+    return fragmentsWithin(
+      hits.map((hit) => ({ chunk: hit.chunk, score: hit.score })),
+      budget.total,
+      this.name,
+      this.counter,
+    );
   }
 
   explain(): string {
@@ -85,35 +66,4 @@ export class SimpleKeywordStrategy implements ContextStrategy {
       "snake_case and kebab-case parts; English function words are dropped from the query."
     );
   }
-}
-
-/** A stored chunk as a fragment of the working tree. */
-export function chunkFragment(
-  chunk: StoredChunk,
-  score: number,
-  strategy: string,
-  counter: TokenCounter,
-): ContextFragment {
-  return {
-    id: `${chunk.resourceId}:${chunk.path}#L${chunk.startLine}-L${chunk.endLine}`,
-    source: {
-      kind: "file",
-      resourceId: chunk.resourceId,
-      path: chunk.path,
-      startLine: chunk.startLine,
-      endLine: chunk.endLine,
-      language: chunk.language,
-    },
-    content: chunk.content,
-    tokens: counter.count(chunk.content),
-    score,
-    strategy,
-    tier: "warm",
-    nodeId: `${chunk.resourceId}:${chunk.path}#${String(chunk.startLine).padStart(8, "0")}`,
-    detailDepth: "full",
-    symbol: chunk.symbol,
-    chunkKind: chunk.kind,
-    chunkIds: [chunk.id],
-    ...(chunk.context ? { context: chunk.context } : {}),
-  };
 }

@@ -1,0 +1,7 @@
+/** Scores candidate texts against a query, more precisely than first-stage retrieval. */
+export interface Reranker {
+  /** Provider and model, e.g. `cohere:rerank-v3.5`. */
+  readonly id: string;
+  /** One relevance score per document, in order; higher is more relevant. */
+  rerank(query: string, documents: readonly string[], signal?: AbortSignal): Promise<number[]>;
+}

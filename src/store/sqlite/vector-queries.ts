@@ -1,0 +1,155 @@
+import { createHash } from "node:crypto";
+import type Database from "better-sqlite3";
+import { embedText } from "../../core/embed-text.js";
+import { StoreError } from "../../core/errors.js";
+import type { EmbeddingWork } from "../../core/store.js";
+import type { VectorHit } from "../../core/text-backend.js";
+import { CHUNK_COLUMNS, type ChunkRow, toStoredChunk } from "./rows.js";
+
+/** The vector table of an embedder, created on first use with its dimension. */
+function vectorTable(
+  db: Database.Database,
+  embedderId: string,
+  dimensions: number,
+  create: boolean,
+): string | null {
+  const row = db
+    .prepare("SELECT dimensions, vector_table FROM embedders WHERE id = ?")
+    .get(embedderId) as { dimensions: number; vector_table: string } | undefined;
+  if (row) {
+    if (dimensions > 0 && row.dimensions !== dimensions) {
+      throw new StoreError(
+        "index",
+        `embedder ${embedderId} wrote ${row.dimensions}-dimension vectors, now ${dimensions}: its id must change with its dimension`,
+      );
+    }
+    return row.vector_table;
+  }
+  if (!create) return null;
+  const table = `vectors_${createHash("sha1").update(embedderId).digest("hex").slice(0, 16)}`;
+  db.exec(
+    `CREATE VIRTUAL TABLE ${table} USING vec0(embedding float[${dimensions}] distance_metric=cosine)`,
+  );
+  db.prepare("INSERT INTO embedders (id, dimensions, vector_table) VALUES (?, ?, ?)").run(
+    embedderId,
+    dimensions,
+    table,
+  );
+  return table;
+}
+
+export function listUnembedded(
+  db: Database.Database,
+  embedderId: string,
+  limit: number,
+): EmbeddingWork[] {
+  const rows = db
+    .prepare(
+      `SELECT c.embed_hash AS embedHash, c.context, c.content FROM chunks c
+       WHERE c.embed_hash != '' AND NOT EXISTS (
+         SELECT 1 FROM embedding_rows e WHERE e.embedder = ? AND e.embed_hash = c.embed_hash)
+       GROUP BY c.embed_hash ORDER BY min(c.id) LIMIT ?`,
+    )
+    .all(embedderId, limit) as { embedHash: string; context: string | null; content: string }[];
+  return rows.map((row) => ({
+    embedHash: row.embedHash,
+    text: embedText(row.context, row.content),
+  }));
+}
+
+export function putEmbeddings(
+  db: Database.Database,
+  embedderId: string,
+  dimensions: number,
+  entries: readonly { embedHash: string; vector: Float32Array }[],
+): void {
+  db.transaction(() => {
+    const table = vectorTable(db, embedderId, dimensions, true) as string;
+    const addRow = db.prepare(
+      "INSERT OR IGNORE INTO embedding_rows (embedder, embed_hash) VALUES (?, ?)",
+    );
+    const addVector = db.prepare(`INSERT INTO ${table} (rowid, embedding) VALUES (?, ?)`);
+    for (const entry of entries) {
+      if (entry.vector.length !== dimensions) {
+        throw new StoreError(
+          "index",
+          `a ${entry.vector.length}-dimension vector for a ${dimensions}-dimension embedder`,
+        );
+      }
+      const { changes, lastInsertRowid } = addRow.run(embedderId, entry.embedHash);
+      if (changes > 0) addVector.run(BigInt(lastInsertRowid), entry.vector);
+    }
+  })();
+}
+
+export function searchVectors(
+  db: Database.Database,
+  embedderId: string,
+  vector: Float32Array,
+  limit: number,
+  pathPrefixes: readonly string[],
+): VectorHit[] {
+  const table = vectorTable(db, embedderId, vector.length, false);
+  if (!table || limit <= 0) return [];
+  // Path filters and chunks sharing a text both thin the neighbours: ask for more.
+  const k = Math.min(4096, limit * (pathPrefixes.length > 0 ? 8 : 2));
+  const rows = db
+    .prepare(
+      `SELECT ${CHUNK_COLUMNS}, 1 - near.distance AS similarity
+       FROM (SELECT rowid, distance FROM ${table} WHERE embedding MATCH ? AND k = ?) AS near
+       JOIN embedding_rows e ON e.rowid = near.rowid
+       JOIN chunks c ON c.embed_hash = e.embed_hash
+       JOIN documents d ON d.id = c.document_id
+       ORDER BY near.distance, c.id`,
+    )
+    .all(vector, k) as (ChunkRow & { similarity: number })[];
+  const matches = (path: string) =>
+    pathPrefixes.length === 0 ||
+    pathPrefixes.some(
+      (prefix) => path === prefix || path.startsWith(`${prefix.replace(/\/+$/, "")}/`),
+    );
+  return rows
+    .filter((row) => matches(row.path))
+    .slice(0, limit)
+    .map((row) => ({ chunk: toStoredChunk(row), similarity: row.similarity }));
+}
+
+/** Chunks whose text has a vector from the embedder, of all chunks. */
+export function embeddingCoverage(
+  db: Database.Database,
+  embedderId: string,
+): { embedded: number; total: number } {
+  return db
+    .prepare(
+      `SELECT count(*) AS total, count(e.rowid) AS embedded FROM chunks c
+       LEFT JOIN embedding_rows e ON e.embedder = ? AND e.embed_hash = c.embed_hash`,
+    )
+    .get(embedderId) as { embedded: number; total: number };
+}
+
+/** Drops vectors no chunk uses any more (their text changed or went away). */
+export function pruneEmbeddings(db: Database.Database): number {
+  let removed = 0;
+  db.transaction(() => {
+    const embedders = db.prepare("SELECT id, vector_table FROM embedders").all() as {
+      id: string;
+      vector_table: string;
+    }[];
+    for (const { id, vector_table: table } of embedders) {
+      const stale = db
+        .prepare(
+          `SELECT rowid FROM embedding_rows e WHERE e.embedder = ? AND NOT EXISTS (
+             SELECT 1 FROM chunks c WHERE c.embed_hash = e.embed_hash)`,
+        )
+        .all(id) as { rowid: number }[];
+      const dropVector = db.prepare(`DELETE FROM ${table} WHERE rowid = ?`);
+      const dropRow = db.prepare("DELETE FROM embedding_rows WHERE rowid = ?");
+      for (const { rowid } of stale) {
+        dropVector.run(BigInt(rowid));
+        dropRow.run(rowid);
+      }
+      removed += stale.length;
+    }
+  })();
+  return removed;
+}

@@ -1,0 +1,178 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ContextEngine } from "../../src/engine/context-engine.js";
+import { LlmServer } from "../helpers/llm-server.js";
+import { tempDir, writeFiles } from "../helpers/temp-dir.js";
+
+let server: LlmServer;
+beforeEach(async () => {
+  server = await LlmServer.start();
+});
+afterEach(async () => {
+  await server.close();
+});
+
+const FILES = {
+  // The config names the model: keep it out of the index so switching models changes no chunk.
+  ".ctxignore": "ctx.toml\n.ctxignore\n",
+  "billing/invoice.py":
+    'def total_due(lines):\n    """Sum what the customer owes on an invoice."""\n    return sum(line.amount for line in lines)\n',
+  "auth/session.py":
+    'def renew(token):\n    """Extend a login session before it expires."""\n    return token.refresh()\n',
+  "search/ranking.py":
+    'def score(document, query):\n    """Order documents by how well they answer a query."""\n    return bm25(document, query)\n',
+};
+
+function embeddingsToml(model = "test-embed", extra = "") {
+  return `[embeddings]\nprovider = "openai-compatible"\nmodel = "${model}"\nbase_url = "${server.url}/v1"\n${extra}\n[contextualize]\ngenerator = "none"\n`;
+}
+
+async function open(root: string) {
+  return ContextEngine.open({
+    start: root,
+    cwd: root,
+    env: { XDG_CONFIG_HOME: root, OPENAI_API_KEY: "test-key" },
+  });
+}
+
+function embedCalls(): number {
+  return server.requests.filter((request) => request.path === "/v1/embeddings").length;
+}
+
+describe("vectors in the index", () => {
+  it("embeds every chunk once: re-indexing never re-embeds unchanged text", async () => {
+    const root = tempDir();
+    writeFiles(root, { ...FILES, "ctx.toml": embeddingsToml() });
+    const engine = await open(root);
+    try {
+      const first = await engine.index([root]);
+      expect(first.embeddings.report).toMatchObject({
+        embedder: "openai-compatible:test-embed:64",
+        error: null,
+      });
+      expect(first.embeddings.report?.coverage.embedded).toBe(
+        first.embeddings.report?.coverage.total,
+      );
+      const calls = embedCalls();
+      const again = await engine.index([root]);
+      expect(again.embeddings.report?.embedded).toBe(0);
+      expect(embedCalls()).toBe(calls);
+
+      writeFileSync(
+        join(root, "auth/session.py"),
+        'def renew(token):\n    """Extend a session."""\n    return token.extend()\n',
+      );
+      const changed = await engine.index([root]);
+      expect(changed.embeddings.report?.embedded).toBe(1);
+      expect(changed.embeddings.report?.pruned).toBe(1);
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it("keeps one vector set per embedder: switching builds a new one and leaves the other", async () => {
+    const root = tempDir();
+    writeFiles(root, { ...FILES, "ctx.toml": embeddingsToml("model-a") });
+    const a = await open(root);
+    await a.index([root]);
+    await a.close();
+    writeFileSync(join(root, "ctx.toml"), embeddingsToml("model-b"));
+    const b = await open(root);
+    try {
+      const report = await b.index([root]);
+      expect(report.embeddings.report?.embedder).toBe("openai-compatible:model-b:64");
+      const total = report.embeddings.report?.coverage.total ?? 0;
+      expect(report.embeddings.report?.embedded).toBe(total);
+      expect(await b.store.embeddingCoverage("openai-compatible:model-a:64")).toEqual({
+        embedded: total,
+        total,
+      });
+    } finally {
+      await b.close();
+    }
+  });
+
+  it("answers with keyword search before any vector exists, and with vectors after", async () => {
+    const root = tempDir();
+    writeFiles(root, { ...FILES, "ctx.toml": embeddingsToml() });
+    const engine = await open(root);
+    try {
+      await engine.index([root], { embed: false });
+      const before = await engine.query({
+        task: "customer owes invoice",
+        budget: 2000,
+        strategies: ["semantic-embedding", "simple-keyword"],
+      });
+      expect(before.provenance.find((run) => run.name === "semantic-embedding")?.status).toBe(
+        "no-backend",
+      );
+      expect(before.fragments[0]?.source).toMatchObject({ path: "billing/invoice.py" });
+
+      await engine.index([root]);
+      const after = await engine.query({
+        task: "customer owes invoice",
+        budget: 2000,
+        strategies: ["semantic-embedding"],
+      });
+      expect(after.provenance[0]).toMatchObject({ name: "semantic-embedding", status: "ran" });
+      expect(after.fragments[0]?.source).toMatchObject({ path: "billing/invoice.py" });
+    } finally {
+      await engine.close();
+    }
+  });
+});
+
+describe("arce", () => {
+  it("fuses keyword and semantic candidates, and reranks the top when a reranker is configured", async () => {
+    const root = tempDir();
+    const reranker = await LlmServer.start();
+    const rerank = `[rerank]\nprovider = "openai-compatible"\nbase_url = "${reranker.url}/v1"\napi_key_env = "OPENAI_API_KEY"\n`;
+    writeFiles(root, { ...FILES, "ctx.toml": embeddingsToml("test-embed", rerank) });
+    const engine = await open(root);
+    try {
+      await engine.index([root]);
+      const result = await engine.query({
+        task: "extend login session",
+        budget: 2000,
+        strategies: ["arce"],
+      });
+      expect(result.provenance[0]).toMatchObject({ name: "arce", status: "ran", errors: [] });
+      expect(result.fragments[0]?.source).toMatchObject({ path: "auth/session.py" });
+      expect(reranker.requests.some((request) => request.path === "/v1/rerank")).toBe(true);
+
+      // A reranker outage costs nothing but the reranking.
+      reranker.outage = "server-error";
+      const degraded = await engine.query({
+        task: "extend login session",
+        budget: 2000,
+        strategies: ["arce"],
+      });
+      expect(degraded.provenance[0]?.errors).toEqual([]);
+      expect(degraded.fragments[0]?.source).toMatchObject({ path: "auth/session.py" });
+    } finally {
+      await reranker.close();
+      await engine.close();
+    }
+  });
+
+  it("falls back to simple-keyword when there are no vectors", async () => {
+    const root = tempDir();
+    writeFiles(root, FILES);
+    const engine = await open(root);
+    try {
+      await engine.index([root]);
+      const result = await engine.query({
+        task: "invoice total",
+        budget: 1000,
+        strategies: ["arce"],
+      });
+      expect(result.provenance.map((run) => [run.name, run.status])).toEqual([
+        ["arce", "no-backend"],
+        ["simple-keyword", "ran"],
+      ]);
+    } finally {
+      await engine.close();
+    }
+  });
+});
