@@ -8,7 +8,6 @@ import type { ContextualizeProgress } from "../contextualize/contextualize-index
 import { type GeneratorChoice, resolveGenerator } from "../contextualize/resolve-generator.js";
 import type { Embedder } from "../core/embedder.js";
 import { UsageError } from "../core/errors.js";
-import type { ContextFragment } from "../core/fragment.js";
 import type { Reranker } from "../core/reranker.js";
 import type { Store } from "../core/store.js";
 import type { Backends, ContextStrategy } from "../core/strategy.js";
@@ -300,21 +299,6 @@ export class ContextEngine {
     return resources.length > 0
       ? pinnedFiles(resources)
       : pinnedFiles([{ id: "project", root: this.root }]);
-  }
-
-  /** Candidates for a task, best first, before packing: what `ctx eval` ranks. */
-  async rank(
-    task: string,
-    depth: number,
-    strategies?: readonly string[],
-  ): Promise<ContextFragment[]> {
-    const enabled = strategies ?? (await this.enabledStrategies()).enabled;
-    const { candidates } = await this.pipeline.run(
-      { task, budget: Number.MAX_SAFE_INTEGER, maxFragments: depth },
-      await this.backends(),
-      enabled,
-    );
-    return candidates.slice(0, depth);
   }
 
   /** Ranked chunks for a keyword query, best first. */
