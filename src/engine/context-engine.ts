@@ -324,9 +324,11 @@ export class ContextEngine {
       return { enabled: record.enabledStrategies, source: "project" };
     }
     const { enabled, enabledSource } = this.config.strategies;
-    return enabledSource === "default"
-      ? { enabled, source: "default" }
-      : { enabled, source: "config", file: enabledSource };
+    if (enabledSource !== "default") return { enabled, source: "config", file: enabledSource };
+    // With an embedder configured, the fused strategy is the better default; without
+    // vectors it falls back to keyword search anyway.
+    const embedding = this.embedderChoice().name !== "none";
+    return { enabled: embedding ? ["arce"] : enabled, source: "default" };
   }
 
   /** Replaces the project's enabled strategies (null restores the configured list). */

@@ -140,6 +140,9 @@ describe("arce", () => {
       expect(result.provenance[0]).toMatchObject({ name: "arce", status: "ran", errors: [] });
       expect(result.fragments[0]?.source).toMatchObject({ path: "auth/session.py" });
       expect(reranker.requests.some((request) => request.path === "/v1/rerank")).toBe(true);
+      // With an embedder configured and no strategy list, arce is the default.
+      const byDefault = await engine.query({ task: "extend login session", budget: 2000 });
+      expect(byDefault.provenance.map((run) => run.name)).toEqual(["arce"]);
 
       // A reranker outage costs nothing but the reranking.
       reranker.outage = "server-error";
