@@ -1,3 +1,4 @@
+import { dirname } from "node:path";
 import type { ConfigFile } from "../config/schema.js";
 
 export const EMBEDDER_NAMES = ["use-lite", "openai-compatible", "onnx", "none"] as const;
@@ -21,6 +22,8 @@ export interface EmbeddingSettings {
   readonly allowDownload: boolean;
   readonly requestTimeoutMs: number;
   readonly source: string | null;
+  /** Folder of the config file that set model_path (relative paths start there). */
+  readonly baseDir: string;
 }
 
 export function resolveEmbeddingSettings(
@@ -28,10 +31,12 @@ export function resolveEmbeddingSettings(
 ): EmbeddingSettings {
   let merged: NonNullable<ConfigFile["embeddings"]> = {};
   let source: string | null = null;
+  let baseDir = process.cwd();
   for (const { path, config } of files) {
     if (!config.embeddings) continue;
     merged = { ...merged, ...config.embeddings };
     if (config.embeddings.provider) source = path;
+    if (config.embeddings.model_path) baseDir = dirname(path);
   }
   return {
     provider: merged.provider ?? null,
@@ -46,5 +51,6 @@ export function resolveEmbeddingSettings(
     allowDownload: merged.allow_download ?? false,
     requestTimeoutMs: (merged.request_timeout_seconds ?? 60) * 1000,
     source,
+    baseDir,
   };
 }

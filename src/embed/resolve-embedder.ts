@@ -1,6 +1,7 @@
 import type { Embedder } from "../core/embedder.js";
 import { UsageError } from "../core/errors.js";
 import { EMBEDDER_NAMES, type EmbedderName, type EmbeddingSettings } from "./embedding-settings.js";
+import { OnnxEmbedder } from "./onnx-embedder.js";
 import { OpenAiEmbedder } from "./openai-embedder.js";
 import { UseLiteEmbedder } from "./use-lite-embedder.js";
 
@@ -64,9 +65,20 @@ export async function createEmbedder(
       const dimensions = settings.dimensions ?? (await OpenAiEmbedder.probeDimensions(options));
       return new OpenAiEmbedder({ ...options, dimensions });
     }
-    case "onnx":
-      throw new UsageError(
-        "the onnx embedder is not available in this version: use openai-compatible with a local server (Ollama, TEI, llama.cpp) or use-lite",
-      );
+    case "onnx": {
+      const model = settings.modelPath ?? settings.model;
+      if (!model)
+        throw new UsageError(
+          "the onnx embedder needs [embeddings] model_path: a local model folder",
+        );
+      return new OnnxEmbedder({
+        model,
+        allowDownload: settings.allowDownload,
+        batchSize: settings.batchSize,
+        maxInputTokens: settings.maxInputTokens,
+        quality: settings.quality ?? 0.6,
+        baseDir: settings.baseDir,
+      });
+    }
   }
 }

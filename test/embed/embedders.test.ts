@@ -1,9 +1,13 @@
+import { execFileSync } from "node:child_process";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Embedder } from "../../src/core/embedder.js";
 import { resolveEmbeddingSettings } from "../../src/embed/embedding-settings.js";
 import { createEmbedder, resolveEmbedder } from "../../src/embed/resolve-embedder.js";
 import { UseLiteEmbedder } from "../../src/embed/use-lite-embedder.js";
 import { LlmServer } from "../helpers/llm-server.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
 let server: LlmServer;
 beforeAll(async () => {
@@ -32,7 +36,29 @@ async function openAiEmbedder(): Promise<Embedder> {
   return embedder;
 }
 
+/** A random-weight BERT-shaped model folder, written by Debian's python3-onnx. */
+function tinyBert(): string {
+  const folder = join(tempDir("ctx-onnx-"), "tiny-bert");
+  const script = fileURLToPath(new URL("../fixtures/onnx/make-tiny-bert.py", import.meta.url));
+  execFileSync("/usr/bin/python3", [script, folder]);
+  return folder;
+}
+
+async function onnxEmbedder(): Promise<Embedder> {
+  const folder = tinyBert();
+  const settings = resolveEmbeddingSettings([
+    {
+      path: join(folder, "..", "ctx.toml"),
+      config: { embeddings: { provider: "onnx", model_path: "./tiny-bert" } },
+    },
+  ]);
+  const embedder = await createEmbedder(resolveEmbedder(undefined, settings, {}), settings, {});
+  if (!embedder) throw new Error("no embedder");
+  return embedder;
+}
+
 const ADAPTERS: [string, () => Promise<Embedder>][] = [
+  ["onnx (a random-weight BERT-shaped model, offline)", onnxEmbedder],
   ["openai-compatible (local wire-format server)", openAiEmbedder],
   ["use-lite (the model shipped in npm)", async () => new UseLiteEmbedder()],
 ];
@@ -98,6 +124,26 @@ describe("the embedder choice", () => {
     });
     expect(() => resolveEmbedder("word2vec", resolveEmbeddingSettings([]), {})).toThrow(
       /unknown embedder "word2vec"/,
+    );
+  });
+});
+
+describe("onnx embedder", () => {
+  it("names the model and its dimension, and refuses a model that is not a local folder without downloads", async () => {
+    const embedder = await onnxEmbedder();
+    expect(embedder.id).toBe("onnx:tiny-bert:32");
+    const settings = resolveEmbeddingSettings([
+      {
+        path: "/nowhere/ctx.toml",
+        config: {
+          embeddings: { provider: "onnx", model_path: "sentence-transformers/all-MiniLM-L6-v2" },
+        },
+      },
+    ]);
+    await expect(
+      createEmbedder(resolveEmbedder(undefined, settings, {}), settings, {}),
+    ).rejects.toThrow(
+      /is not a local folder; give model_path a folder with config.json, tokenizer.json and onnx\/model.onnx, or set allow_download = true/,
     );
   });
 });
