@@ -1,6 +1,3 @@
-import { lintSource } from "@secretlint/core";
-import { creator as recommended } from "@secretlint/secretlint-rule-preset-recommend";
-
 /** Files that hold secrets by their nature: never sent to a model, whatever they contain. */
 const SECRET_FILES = [
   /(^|\/)\.env($|\.)/,
@@ -37,6 +34,11 @@ export async function maskSecrets(
   path = "document.txt",
 ): Promise<{ text: string; masked: number }> {
   const ranges: [number, number][] = [];
+  // Loaded on first use: only runs that send text to a model need it.
+  const [{ lintSource }, { creator: recommended }] = await Promise.all([
+    import("@secretlint/core"),
+    import("@secretlint/secretlint-rule-preset-recommend"),
+  ]);
   const result = await lintSource({
     source: { filePath: path, content: text, ext: extensionOf(path), contentType: "text" },
     options: {

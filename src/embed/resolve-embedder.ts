@@ -1,9 +1,6 @@
 import type { Embedder } from "../core/embedder.js";
 import { UsageError } from "../core/errors.js";
 import { EMBEDDER_NAMES, type EmbedderName, type EmbeddingSettings } from "./embedding-settings.js";
-import { OnnxEmbedder } from "./onnx-embedder.js";
-import { OpenAiEmbedder } from "./openai-embedder.js";
-import { UseLiteEmbedder } from "./use-lite-embedder.js";
 
 export interface EmbedderChoice {
   readonly name: EmbedderName;
@@ -45,12 +42,16 @@ export async function createEmbedder(
   settings: EmbeddingSettings,
   env: NodeJS.ProcessEnv,
 ): Promise<Embedder | null> {
+  // Each adapter (and its SDK) is imported only when chosen.
   switch (choice.name) {
     case "none":
       return null;
-    case "use-lite":
+    case "use-lite": {
+      const { UseLiteEmbedder } = await import("./use-lite-embedder.js");
       return new UseLiteEmbedder(settings.quality ?? undefined);
+    }
     case "openai-compatible": {
+      const { OpenAiEmbedder } = await import("./openai-embedder.js");
       const keyVariable = settings.apiKeyEnv ?? "OPENAI_API_KEY";
       const options = {
         model: settings.model ?? "text-embedding-3-small",
@@ -71,6 +72,7 @@ export async function createEmbedder(
         throw new UsageError(
           "the onnx embedder needs [embeddings] model_path: a local model folder",
         );
+      const { OnnxEmbedder } = await import("./onnx-embedder.js");
       return new OnnxEmbedder({
         model,
         allowDownload: settings.allowDownload,

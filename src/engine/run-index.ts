@@ -70,7 +70,7 @@ export async function runIndex(
   });
   await store.setMeta("ingest_version", INGEST_VERSION);
   const usage = new UsageMeter();
-  const generator = createGenerator(
+  const generator = await createGenerator(
     options.choice,
     config.contextualize,
     counter,

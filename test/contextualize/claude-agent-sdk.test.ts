@@ -46,7 +46,7 @@ describe("claude-agent-sdk generator", () => {
     };
     const usage = new UsageMeter();
     const choice = resolveGenerator("claude-agent-sdk", SETTINGS, env);
-    const generator = createGenerator(choice, SETTINGS, o200kCounter, usage, env);
+    const generator = await createGenerator(choice, SETTINGS, o200kCounter, usage, env);
     const chunks = ["retryWithBackoff", "parseConfig"].map((name) => ({
       content: `export function ${name}() {}`,
       path: "src/a.ts",

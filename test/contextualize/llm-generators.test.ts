@@ -50,7 +50,7 @@ afterEach(async () => {
 
 type Provider = "anthropic" | "openai-compatible";
 
-function generatorFor(provider: Provider, overrides: Partial<ContextualizeSettings> = {}) {
+async function generatorFor(provider: Provider, overrides: Partial<ContextualizeSettings> = {}) {
   const env =
     provider === "anthropic"
       ? { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: server.url }
@@ -58,14 +58,14 @@ function generatorFor(provider: Provider, overrides: Partial<ContextualizeSettin
   const settings = { ...SETTINGS, ...overrides };
   const usage = new UsageMeter();
   const choice = resolveGenerator(provider, settings, env);
-  return { generator: createGenerator(choice, settings, o200kCounter, usage, env), usage };
+  return { generator: await createGenerator(choice, settings, o200kCounter, usage, env), usage };
 }
 
 describe.each<Provider>(["anthropic", "openai-compatible"])(
   "%s generator against a wire-format server",
   (provider) => {
     it("batches chunks with the document and returns one context per chunk, in order", async () => {
-      const { generator, usage } = generatorFor(provider);
+      const { generator, usage } = await generatorFor(provider);
       const contexts = await generator.contextualizeBatch(CHUNKS, DOCUMENT);
       expect(contexts).toEqual([
         "Context of chunk 1 about function.",
@@ -88,7 +88,7 @@ describe.each<Provider>(["anthropic", "openai-compatible"])(
     });
 
     it("accepts fenced JSON, and falls back to one call per chunk on a wrong count, prose or broken JSON", async () => {
-      const { generator, usage } = generatorFor(provider);
+      const { generator, usage } = await generatorFor(provider);
       server.plan("fenced", "wrong-length");
       const contexts = await generator.contextualizeBatch(CHUNKS, DOCUMENT);
       expect(contexts).toHaveLength(5);
@@ -100,7 +100,7 @@ describe.each<Provider>(["anthropic", "openai-compatible"])(
     });
 
     it("honours retry-after on a 429 and retries 500s", async () => {
-      const { generator, usage } = generatorFor(provider);
+      const { generator, usage } = await generatorFor(provider);
       server.retryAfterSeconds = 1;
       server.plan("rate-limit", "server-error");
       const started = Date.now();
@@ -117,7 +117,7 @@ describe.each<Provider>(["anthropic", "openai-compatible"])(
     });
 
     it("gives up on a chunk after the retries and says why, keeping the contexts that worked", async () => {
-      const lone = generatorFor(provider, { maxRetries: 1 }).generator;
+      const lone = (await generatorFor(provider, { maxRetries: 1 })).generator;
       server.plan("server-error", "server-error");
       const error = await lone
         .contextualizeBatch(CHUNKS.slice(0, 1), DOCUMENT)
@@ -127,7 +127,7 @@ describe.each<Provider>(["anthropic", "openai-compatible"])(
       expect((error as ContextBatchError).reasons[0]).toMatch(/^server: .*HTTP 500/);
 
       // A bad batch answer, then one single call that fails for good and one that works.
-      const { generator } = generatorFor(provider, { maxRetries: 0, concurrency: 1 });
+      const { generator } = await generatorFor(provider, { maxRetries: 0, concurrency: 1 });
       server.plan("wrong-length", "server-error");
       const partial = await generator
         .contextualizeBatch(CHUNKS.slice(0, 2), DOCUMENT)
@@ -138,7 +138,7 @@ describe.each<Provider>(["anthropic", "openai-compatible"])(
     });
 
     it("times out a hanging call and retries it", async () => {
-      const { generator, usage } = generatorFor(provider);
+      const { generator, usage } = await generatorFor(provider);
       server.plan("hang");
       const contexts = await generator.contextualizeBatch(CHUNKS.slice(0, 2), DOCUMENT);
       expect(contexts).toHaveLength(2);
@@ -146,7 +146,7 @@ describe.each<Provider>(["anthropic", "openai-compatible"])(
     });
 
     it("never has more calls in flight than the concurrency limit, and halves it after a 429", async () => {
-      const { generator } = generatorFor(provider, { batchSize: 1, concurrency: 3 });
+      const { generator } = await generatorFor(provider, { batchSize: 1, concurrency: 3 });
       server.delayMs = 40;
       const many = Array.from({ length: 12 }, (_, i) => chunk(`fn${i}`));
       await generator.contextualizeBatch(many, DOCUMENT);
@@ -163,7 +163,7 @@ describe.each<Provider>(["anthropic", "openai-compatible"])(
 
 describe("anthropic requests", () => {
   it("put the document in a system block marked for prompt caching", async () => {
-    const { generator } = generatorFor("anthropic");
+    const { generator } = await generatorFor("anthropic");
     await generator.contextualizeBatch(CHUNKS.slice(0, 2), DOCUMENT);
     const request = server.modelRequests[0];
     const system = (request?.json?.system ?? []) as { text: string; cache_control?: unknown }[];

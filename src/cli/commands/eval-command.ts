@@ -70,7 +70,7 @@ export function registerEvalCommand(
         const dataset = await readBeirDataset(dir);
         const usage = new UsageMeter();
         const generator = flags.contextualize
-          ? createGenerator(
+          ? await createGenerator(
               resolveGenerator(flags.contextualize, config.contextualize, process.env),
               config.contextualize,
               counter,

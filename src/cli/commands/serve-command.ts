@@ -1,7 +1,5 @@
 import type { Command } from "commander";
 import { UsageError } from "../../core/errors.js";
-import { serveHttp } from "../../mcp/serve-http.js";
-import { serveStdio } from "../../mcp/serve-stdio.js";
 import { dbOption, withEngine } from "../with-engine.js";
 
 interface ServeFlags {
@@ -48,9 +46,11 @@ export function registerServeCommand(
             });
           }
           if (!listen) {
+            const { serveStdio } = await import("../../mcp/serve-stdio.js");
             await serveStdio(engine);
             return 0;
           }
+          const { serveHttp } = await import("../../mcp/serve-http.js");
           const server = await serveHttp(engine, {
             ...listen,
             token: process.env.CTX_MCP_TOKEN || undefined,
