@@ -6,6 +6,10 @@ import { RERANK_PROVIDERS } from "../rerank/http-reranker.js";
 import { TOKEN_COUNTERS } from "../tokens/create-counter.js";
 
 const positiveInt = z.number().int().positive();
+/** The name of an environment variable (keys never go in config files). */
+const envVariableName = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "expected an environment variable name");
 
 /** Settings of one strategy (`[context.strategies.settings.NAME]`). */
 const strategySettingsSchema = z.strictObject({
@@ -97,10 +101,7 @@ export const configFileSchema = z.strictObject({
       /** API base URL (OpenAI-compatible servers: Ollama, vLLM, llama.cpp, LM Studio; or an Anthropic proxy). */
       base_url: z.url().optional(),
       /** Name of the environment variable that holds the API key (never the key itself). */
-      api_key_env: z
-        .string()
-        .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "expected an environment variable name")
-        .optional(),
+      api_key_env: envVariableName.optional(),
       /** Chunks per prompt (default 10). */
       batch_size: z.number().int().min(1).max(50).optional(),
       /** Model calls in flight at once (default 5). */
@@ -128,10 +129,7 @@ export const configFileSchema = z.strictObject({
       /** Base URL of an OpenAI-compatible /v1/embeddings server (OpenAI, Ollama, vLLM, TEI, LM Studio). */
       base_url: z.url().optional(),
       /** Name of the environment variable holding the API key. */
-      api_key_env: z
-        .string()
-        .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "expected an environment variable name")
-        .optional(),
+      api_key_env: envVariableName.optional(),
       /** Vector size; asked of the model when not given. */
       dimensions: z.number().int().min(8).max(8192).optional(),
       /** Texts per call (default 32). */
@@ -155,10 +153,7 @@ export const configFileSchema = z.strictObject({
       /** The rerank endpoint's base URL (for tei and openai-compatible, required). */
       base_url: z.url().optional(),
       model: z.string().min(1).optional(),
-      api_key_env: z
-        .string()
-        .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "expected an environment variable name")
-        .optional(),
+      api_key_env: envVariableName.optional(),
       /** Candidates re-scored per request (default 30). */
       top_n: z.number().int().min(1).max(1000).optional(),
       request_timeout_seconds: z.number().positive().optional(),

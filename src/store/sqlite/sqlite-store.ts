@@ -30,6 +30,7 @@ import { emptySkipCounts } from "../../core/types.js";
 import * as contexts from "./context-queries.js";
 import { SCHEMA_VERSION } from "./migrations.js";
 import { openDatabase } from "./open-database.js";
+import * as projects from "./project-queries.js";
 import { CHUNK_COLUMNS, type ChunkRow, toStoredChunk } from "./rows.js";
 import { loadVectorExtension } from "./vector-extension.js";
 import * as vectors from "./vector-queries.js";
@@ -354,48 +355,19 @@ export class SqliteStore implements Store {
   }
 
   async getProject(name: string): Promise<ProjectRecord> {
-    const row = this.db
-      .prepare("SELECT enabled_strategies, updated_at FROM projects WHERE name = ?")
-      .get(name) as { enabled_strategies: string | null; updated_at: string | null } | undefined;
-    return {
-      name,
-      enabledStrategies: row?.enabled_strategies
-        ? (JSON.parse(row.enabled_strategies) as string[])
-        : null,
-      updatedAt: row?.updated_at ?? null,
-    };
+    return projects.getProject(this.db, name);
   }
 
   async setProjectStrategies(name: string, strategies: readonly string[] | null): Promise<void> {
-    this.db
-      .prepare(
-        `INSERT INTO projects (name, enabled_strategies, updated_at) VALUES (?, ?, ?)
-         ON CONFLICT(name) DO UPDATE SET enabled_strategies = excluded.enabled_strategies,
-           updated_at = excluded.updated_at`,
-      )
-      .run(name, strategies === null ? null : JSON.stringify(strategies), new Date().toISOString());
+    projects.setProjectStrategies(this.db, name, strategies);
   }
 
   async listBreakers(project: string): Promise<BreakerRecord[]> {
-    const rows = this.db
-      .prepare(
-        "SELECT strategy, failures, opened_at FROM strategy_breakers WHERE project = ? ORDER BY strategy",
-      )
-      .all(project) as { strategy: string; failures: number; opened_at: number | null }[];
-    return rows.map((row) => ({
-      strategy: row.strategy,
-      failures: row.failures,
-      openedAt: row.opened_at,
-    }));
+    return projects.listBreakers(this.db, project);
   }
 
   async saveBreaker(project: string, record: BreakerRecord): Promise<void> {
-    this.db
-      .prepare(
-        `INSERT INTO strategy_breakers (project, strategy, failures, opened_at) VALUES (?, ?, ?, ?)
-         ON CONFLICT(project, strategy) DO UPDATE SET failures = excluded.failures, opened_at = excluded.opened_at`,
-      )
-      .run(project, record.strategy, record.failures, record.openedAt);
+    projects.saveBreaker(this.db, project, record);
   }
 
   async close(): Promise<void> {
