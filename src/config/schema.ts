@@ -138,6 +138,8 @@ export const configFileSchema = z.strictObject({
       max_input_tokens: z.number().int().min(16).max(32768).optional(),
       /** Weight of semantic signals, 0..1 (default: the embedder's measured quality). */
       quality: z.number().min(0).max(1).optional(),
+      /** Vectors per embedder from which search uses an HNSW index instead of exact search (default 100000). */
+      ann_threshold: z.number().int().min(1).optional(),
       /** ONNX: a local model folder (or a hub id with allow_download). */
       model_path: z.string().min(1).optional(),
       /** ONNX: let the model be downloaded from the hub (default false). */

@@ -24,6 +24,8 @@ export interface EmbeddingSettings {
   readonly source: string | null;
   /** Folder of the config file that set model_path (relative paths start there). */
   readonly baseDir: string;
+  /** Vectors per embedder from which search uses an HNSW index. */
+  readonly annThreshold: number;
 }
 
 export function resolveEmbeddingSettings(
@@ -52,5 +54,6 @@ export function resolveEmbeddingSettings(
     requestTimeoutMs: (merged.request_timeout_seconds ?? 60) * 1000,
     source,
     baseDir,
+    annThreshold: merged.ann_threshold ?? 100_000,
   };
 }

@@ -149,6 +149,7 @@ export class ContextEngine {
     const store = SqliteStore.open(inMemory ? ":memory:" : indexPath, {
       create: ifMissing !== "fail",
       fieldWeights: config.fieldWeights,
+      annThreshold: config.embeddings.annThreshold,
     });
     if (!existed && !inMemory) ignoreIndexFolder(indexPath);
     const project = `local/${basename(root)}`;

@@ -1,3 +1,4 @@
+import { dirname } from "node:path";
 import type Database from "better-sqlite3";
 import { ulid } from "ulid";
 import type { BreakerRecord } from "../../core/breaker.js";
@@ -27,6 +28,7 @@ import type {
   StoredChunk,
 } from "../../core/types.js";
 import { emptySkipCounts } from "../../core/types.js";
+import { AnnIndexes } from "./ann-index.js";
 import * as contexts from "./context-queries.js";
 import { SCHEMA_VERSION } from "./migrations.js";
 import { openDatabase } from "./open-database.js";
@@ -35,9 +37,14 @@ import { CHUNK_COLUMNS, type ChunkRow, toStoredChunk } from "./rows.js";
 import { loadVectorExtension } from "./vector-extension.js";
 import * as vectors from "./vector-queries.js";
 
+/** Vectors per embedder from which search uses an HNSW index instead of exact search. */
+export const DEFAULT_ANN_THRESHOLD = 100_000;
+
 export interface SqliteStoreOptions {
   readonly create: boolean;
   readonly fieldWeights?: FieldWeights;
+  /** Vectors per embedder from which search goes through an HNSW index (default 100,000). */
+  readonly annThreshold?: number;
 }
 
 interface ResourceRow {
@@ -58,10 +65,17 @@ export class SqliteStore implements Store {
   private readonly insertChunk: Database.Statement;
   private readonly insertFts: Database.Statement;
   private readonly vectorExtension: boolean;
+  private readonly ann: AnnIndexes;
 
-  private constructor(location: string, db: Database.Database, weights: FieldWeights) {
+  private constructor(
+    location: string,
+    db: Database.Database,
+    weights: FieldWeights,
+    annThreshold: number,
+  ) {
     this.location = location;
     this.db = db;
+    this.ann = new AnnIndexes(location === ":memory:" ? null : dirname(location), annThreshold);
     this.vectorExtension = loadVectorExtension(db);
     this.rankExpression = `bm25(${weights.path}, ${weights.symbols}, ${weights.context}, ${weights.body})`;
     this.insertDocument = db.prepare(
@@ -80,7 +94,12 @@ export class SqliteStore implements Store {
 
   static open(file: string, options: SqliteStoreOptions): SqliteStore {
     const db = openDatabase(file, { create: options.create });
-    return new SqliteStore(file, db, options.fieldWeights ?? DEFAULT_FIELD_WEIGHTS);
+    return new SqliteStore(
+      file,
+      db,
+      options.fieldWeights ?? DEFAULT_FIELD_WEIGHTS,
+      options.annThreshold ?? DEFAULT_ANN_THRESHOLD,
+    );
   }
 
   async listResources(): Promise<Resource[]> {
@@ -293,7 +312,8 @@ export class SqliteStore implements Store {
     entries: readonly { embedHash: string; vector: Float32Array }[],
   ): Promise<void> {
     this.requireVectors();
-    vectors.putEmbeddings(this.db, embedderId, dimensions, entries);
+    const { table, added } = vectors.putEmbeddings(this.db, embedderId, dimensions, entries);
+    this.ann.added(table, added);
   }
 
   async searchVectors(
@@ -303,7 +323,7 @@ export class SqliteStore implements Store {
     pathPrefixes: readonly string[] = [],
   ): Promise<VectorHit[]> {
     if (!this.vectorExtension) return [];
-    return vectors.searchVectors(this.db, embedderId, vector, limit, pathPrefixes);
+    return vectors.searchVectors(this.db, embedderId, vector, limit, pathPrefixes, this.ann);
   }
 
   async embeddingCoverage(embedderId: string): Promise<{ embedded: number; total: number }> {
@@ -311,7 +331,13 @@ export class SqliteStore implements Store {
   }
 
   async pruneEmbeddings(): Promise<number> {
-    return this.vectorExtension ? vectors.pruneEmbeddings(this.db) : 0;
+    if (!this.vectorExtension) return 0;
+    let count = 0;
+    for (const [table, rowids] of vectors.pruneEmbeddings(this.db)) {
+      this.ann.removed(table, rowids);
+      count += rowids.length;
+    }
+    return count;
   }
 
   private requireVectors(): void {
@@ -371,7 +397,9 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
-    if (this.db.open) this.db.close();
+    if (!this.db.open) return;
+    this.ann.save();
+    this.db.close();
   }
 }
 

@@ -4,6 +4,7 @@ import { embedText } from "../../core/embed-text.js";
 import { StoreError } from "../../core/errors.js";
 import type { EmbeddingWork } from "../../core/store.js";
 import type { VectorHit } from "../../core/text-backend.js";
+import type { AnnIndexes } from "./ann-index.js";
 import { CHUNK_COLUMNS, type ChunkRow, toStoredChunk } from "./rows.js";
 
 /** The vector table of an embedder, created on first use with its dimension. */
@@ -57,14 +58,18 @@ export function listUnembedded(
   }));
 }
 
+/** Writes vectors; returns the table and the rows added (for an ANN index to follow). */
 export function putEmbeddings(
   db: Database.Database,
   embedderId: string,
   dimensions: number,
   entries: readonly { embedHash: string; vector: Float32Array }[],
-): void {
+): { table: string; added: { rowid: number; vector: Float32Array }[] } {
+  const added: { rowid: number; vector: Float32Array }[] = [];
+  let vectorTableName = "";
   db.transaction(() => {
     const table = vectorTable(db, embedderId, dimensions, true) as string;
+    vectorTableName = table;
     const addRow = db.prepare(
       "INSERT OR IGNORE INTO embedding_rows (embedder, embed_hash) VALUES (?, ?)",
     );
@@ -77,9 +82,13 @@ export function putEmbeddings(
         );
       }
       const { changes, lastInsertRowid } = addRow.run(embedderId, entry.embedHash);
-      if (changes > 0) addVector.run(BigInt(lastInsertRowid), entry.vector);
+      if (changes > 0) {
+        addVector.run(BigInt(lastInsertRowid), entry.vector);
+        added.push({ rowid: Number(lastInsertRowid), vector: entry.vector });
+      }
     }
   })();
+  return { table: vectorTableName, added };
 }
 
 export function searchVectors(
@@ -88,21 +97,27 @@ export function searchVectors(
   vector: Float32Array,
   limit: number,
   pathPrefixes: readonly string[],
+  ann: AnnIndexes,
 ): VectorHit[] {
   const table = vectorTable(db, embedderId, vector.length, false);
   if (!table || limit <= 0) return [];
   // Path filters and chunks sharing a text both thin the neighbours: ask for more.
   const k = Math.min(4096, limit * (pathPrefixes.length > 0 ? 8 : 2));
+  const approximate = ann.search(db, table, embedderId, vector.length, vector, k);
+  const nearest = approximate
+    ? `(SELECT json_extract(value, '$.rowid') AS rowid, json_extract(value, '$.distance') AS distance FROM json_each(?))`
+    : `(SELECT rowid, distance FROM ${table} WHERE embedding MATCH ? AND k = ?)`;
+  const args = approximate ? [JSON.stringify(approximate)] : [vector, k];
   const rows = db
     .prepare(
       `SELECT ${CHUNK_COLUMNS}, 1 - near.distance AS similarity
-       FROM (SELECT rowid, distance FROM ${table} WHERE embedding MATCH ? AND k = ?) AS near
+       FROM ${nearest} AS near
        JOIN embedding_rows e ON e.rowid = near.rowid
        JOIN chunks c ON c.embed_hash = e.embed_hash
        JOIN documents d ON d.id = c.document_id
        ORDER BY near.distance, c.id`,
     )
-    .all(vector, k) as (ChunkRow & { similarity: number })[];
+    .all(...args) as (ChunkRow & { similarity: number })[];
   const matches = (path: string) =>
     pathPrefixes.length === 0 ||
     pathPrefixes.some(
@@ -127,9 +142,9 @@ export function embeddingCoverage(
     .get(embedderId) as { embedded: number; total: number };
 }
 
-/** Drops vectors no chunk uses any more (their text changed or went away). */
-export function pruneEmbeddings(db: Database.Database): number {
-  let removed = 0;
+/** Drops vectors no chunk uses any more (their text changed or went away); returns the rowids by table. */
+export function pruneEmbeddings(db: Database.Database): Map<string, number[]> {
+  const removed = new Map<string, number[]>();
   db.transaction(() => {
     const embedders = db.prepare("SELECT id, vector_table FROM embedders").all() as {
       id: string;
@@ -148,7 +163,11 @@ export function pruneEmbeddings(db: Database.Database): number {
         dropVector.run(BigInt(rowid));
         dropRow.run(rowid);
       }
-      removed += stale.length;
+      if (stale.length > 0)
+        removed.set(
+          table,
+          stale.map((row) => row.rowid),
+        );
     }
   })();
   return removed;

@@ -1,0 +1,134 @@
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { normalize } from "../../src/core/embedder.js";
+import type { DocumentToStore } from "../../src/core/store.js";
+import { withSearchText } from "../../src/ingest/search-text.js";
+import { SqliteStore } from "../../src/store/sqlite/sqlite-store.js";
+import { tempDir } from "../helpers/temp-dir.js";
+
+const DIMENSIONS = 16;
+
+/** A unit vector near one of eight directions, so neighbours are well defined. */
+function vectorFor(index: number): Float32Array {
+  const vector = new Float32Array(DIMENSIONS);
+  vector[index % 8] = 1;
+  vector[8 + (index % 5)] = 0.2 + (index % 7) * 0.01;
+  return normalize(vector);
+}
+
+async function storeWith(folder: string, count: number, annThreshold: number) {
+  const store = SqliteStore.open(join(folder, "index.db"), { create: true, annThreshold });
+  const resource = await store.ensureResource("/repo", "folder");
+  for (let i = 0; i < count; i++) {
+    const text = `function item${i}() { return ${i}; }`;
+    const document: DocumentToStore = {
+      resourceId: resource.id,
+      path: `src/item${i}.ts`,
+      language: "typescript",
+      size: text.length,
+      mtimeMs: 0,
+      hash: `h${i}`,
+      chunks: withSearchText(
+        { path: `src/item${i}.ts`, language: "typescript", text, contexts: "none" },
+        [
+          {
+            startLine: 1,
+            endLine: 1,
+            kind: "function",
+            symbol: `item${i}`,
+            parent: null,
+            content: text,
+            header: "",
+            defines: [],
+            tokens: 8,
+          },
+        ],
+      ),
+    };
+    await store.writeDocument(document);
+  }
+  const work = await store.listUnembedded("test:16", 1000);
+  const byHash = new Map(work.map((item) => [item.embedHash, item]));
+  await store.putEmbeddings(
+    "test:16",
+    DIMENSIONS,
+    [...byHash.values()].map((item) => ({
+      embedHash: item.embedHash,
+      vector: vectorFor(Number(/item(\d+)/.exec(item.text)?.[1])),
+    })),
+  );
+  return store;
+}
+
+describe("ANN index over many vectors", () => {
+  it("answers like exact search once past the threshold, keeps its file, and follows new vectors", async () => {
+    const folder = tempDir();
+    const exactStore = await storeWith(tempDir(), 200, 1_000_000);
+    const exact = (await exactStore.searchVectors("test:16", vectorFor(3), 10)).map(
+      (hit) => hit.chunk.path,
+    );
+    await exactStore.close();
+
+    const store = await storeWith(folder, 200, 50);
+    const approximate = (await store.searchVectors("test:16", vectorFor(3), 10)).map(
+      (hit) => hit.chunk.path,
+    );
+    expect(new Set(approximate)).toEqual(new Set(exact));
+    await store.close();
+    const indexFile = readdirSync(folder).find((name) => name.endsWith(".usearch"));
+    expect(indexFile).toBeDefined();
+    const written = statSync(join(folder, indexFile as string)).mtimeMs;
+
+    // Reopened, it loads the file instead of rebuilding, and still agrees with exact search.
+    const reopened = SqliteStore.open(join(folder, "index.db"), {
+      create: false,
+      annThreshold: 50,
+    });
+    const again = (await reopened.searchVectors("test:16", vectorFor(3), 10)).map(
+      (hit) => hit.chunk.path,
+    );
+    expect(new Set(again)).toEqual(new Set(exact));
+    expect(statSync(join(folder, indexFile as string)).mtimeMs).toBe(written);
+
+    // A vector written now is found at once: the loaded index follows the table.
+    const resource = (await reopened.listResources())[0];
+    const text = "function newcomer() { return 1; }";
+    await reopened.writeDocument({
+      resourceId: resource?.id ?? "",
+      path: "src/newcomer.ts",
+      language: "typescript",
+      size: text.length,
+      mtimeMs: 0,
+      hash: "new",
+      chunks: withSearchText(
+        { path: "src/newcomer.ts", language: "typescript", text, contexts: "none" },
+        [
+          {
+            startLine: 1,
+            endLine: 1,
+            kind: "function",
+            symbol: "newcomer",
+            parent: null,
+            content: text,
+            header: "",
+            defines: [],
+            tokens: 8,
+          },
+        ],
+      ),
+    });
+    const [pending] = await reopened.listUnembedded("test:16", 10);
+    // Close to one of the clusters (as a real new chunk would be), but nearer to nothing else.
+    const target = normalize(
+      Float32Array.from(vectorFor(3), (value, i) => value + (i === 15 ? 0.05 : 0)),
+    );
+    await reopened.putEmbeddings("test:16", DIMENSIONS, [
+      { embedHash: pending?.embedHash ?? "", vector: target },
+    ]);
+    const [nearest] = await reopened.searchVectors("test:16", target, 1);
+    expect(nearest?.chunk.path).toBe("src/newcomer.ts");
+    await reopened.close();
+    expect(existsSync(join(folder, `${indexFile}.json`))).toBe(true);
+  });
+});
