@@ -161,7 +161,7 @@ function newIndex(dimensions: number): Index {
     quantization: ScalarKind.F32,
     connectivity: 16,
     expansion_add: 128,
-    expansion_search: 64,
+    expansion_search: 128,
     multi: false,
   });
 }
