@@ -4,12 +4,16 @@
  * (what the store does) against an HNSW index in usearch, with ANN recall@10.
  * Also embedding throughput per embedder adapter on real chunk texts.
  */
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import * as sqliteVec from "sqlite-vec";
 import { Index, MetricKind, ScalarKind } from "usearch";
+import { OnnxEmbedder } from "../dist/embed/onnx-embedder.js";
+import { OpenAiEmbedder } from "../dist/embed/openai-embedder.js";
 import { UseLiteEmbedder } from "../dist/embed/use-lite-embedder.js";
 import { percentile } from "./percentile.js";
 
@@ -106,13 +110,58 @@ try {
     (_, i) =>
       `export function handler${i}(request) {\n  // validate the request and retry on failure\n  return retry(() => fetch(request.url), { attempts: ${i % 5} });\n}`,
   );
-  const useLite = new UseLiteEmbedder();
-  await useLite.embed(texts.slice(0, 2));
-  started = performance.now();
-  await useLite.embed(texts);
-  console.log(
-    `use-lite embedding throughput      ${(texts.length / ((performance.now() - started) / 1000)).toFixed(1)} chunks/s`,
-  );
+  const throughput = async (
+    name: string,
+    embedder: { embed(texts: string[]): Promise<Float32Array[]> },
+  ) => {
+    await embedder.embed(texts.slice(0, 2));
+    const begun = performance.now();
+    await embedder.embed(texts);
+    const rate = texts.length / ((performance.now() - begun) / 1000);
+    console.log(`${`${name}: embedding throughput`.padEnd(45)}${rate.toFixed(1)} chunks/s`);
+  };
+  await throughput("use-lite", new UseLiteEmbedder());
+  const tinyBert = join(work, "tiny-bert");
+  try {
+    const script = fileURLToPath(
+      new URL("../test/fixtures/onnx/make-tiny-bert.py", import.meta.url),
+    );
+    execFileSync("/usr/bin/python3", [script, tinyBert]);
+    await throughput(
+      "onnx (tiny random BERT)",
+      new OnnxEmbedder({
+        model: tinyBert,
+        allowDownload: false,
+        batchSize: 32,
+        maxInputTokens: 512,
+        quality: 0.5,
+        baseDir: work,
+      }),
+    );
+  } catch (error) {
+    console.log(
+      `onnx embedding throughput          not measured (${(error as Error).message.split("\n")[0]})`,
+    );
+  }
+  const baseUrl = process.env.CTX_BENCH_OPENAI_BASE_URL;
+  if (baseUrl) {
+    const options = {
+      model: process.env.CTX_BENCH_OPENAI_MODEL ?? "text-embedding-3-small",
+      baseUrl,
+      apiKey: process.env.OPENAI_API_KEY ?? "not-needed",
+      batchSize: 32,
+      maxInputTokens: 512,
+      quality: 0.7,
+      timeoutMs: 60_000,
+      retry: { maxRetries: 3, baseMs: 1000, maxMs: 30_000 },
+    };
+    const dimensions = await OpenAiEmbedder.probeDimensions(options);
+    await throughput("openai-compatible", new OpenAiEmbedder({ ...options, dimensions }));
+  } else {
+    console.log(
+      "openai-compatible throughput       not measured (set CTX_BENCH_OPENAI_BASE_URL to a server)",
+    );
+  }
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
