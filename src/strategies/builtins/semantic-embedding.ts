@@ -56,6 +56,6 @@ export class SemanticEmbeddingStrategy implements ContextStrategy {
   }
 
   explain(): string {
-    return "semantic-embedding: nearest chunks by cosine similarity between the embedded task and each chunk's embedded context + text (sqlite-vec, exact search).";
+    return "semantic-embedding: nearest chunks by cosine similarity between the embedded task and each chunk's embedded context + text (exact search in sqlite-vec; an HNSW index past [embeddings] ann_threshold vectors).";
   }
 }
