@@ -17,34 +17,36 @@ function vectorFor(index: number): Float32Array {
   return normalize(vector);
 }
 
-async function storeWith(folder: string, count: number, annThreshold: number) {
+async function storeWith(
+  folder: string,
+  count: number,
+  annThreshold: number,
+  pathOf = (i: number) => `src/item${i}.ts`,
+) {
   const store = SqliteStore.open(join(folder, "index.db"), { create: true, annThreshold });
   const resource = await store.ensureResource("/repo", "folder");
   for (let i = 0; i < count; i++) {
     const text = `function item${i}() { return ${i}; }`;
     const document: DocumentToStore = {
       resourceId: resource.id,
-      path: `src/item${i}.ts`,
+      path: pathOf(i),
       language: "typescript",
       size: text.length,
       mtimeMs: 0,
       hash: `h${i}`,
-      chunks: withSearchText(
-        { path: `src/item${i}.ts`, language: "typescript", text, contexts: "none" },
-        [
-          {
-            startLine: 1,
-            endLine: 1,
-            kind: "function",
-            symbol: `item${i}`,
-            parent: null,
-            content: text,
-            header: "",
-            defines: [],
-            tokens: 8,
-          },
-        ],
-      ),
+      chunks: withSearchText({ path: pathOf(i), language: "typescript", text, contexts: "none" }, [
+        {
+          startLine: 1,
+          endLine: 1,
+          kind: "function",
+          symbol: `item${i}`,
+          parent: null,
+          content: text,
+          header: "",
+          defines: [],
+          tokens: 8,
+        },
+      ]),
     };
     await store.writeDocument(document);
   }
@@ -131,4 +133,30 @@ describe("ANN index over many vectors", () => {
     await reopened.close();
     expect(existsSync(join(folder, `${indexFile}.json`))).toBe(true);
   });
+
+  it.each([
+    ["exact", 100_000],
+    ["ANN", 50],
+  ])(
+    "a path filter (%s) finds the folder's nearest chunks, however far the rest of the repo is",
+    async (_, threshold) => {
+      const folder = tempDir("ctx-vec-paths-");
+      // Four chunks in lib/, all in directions 3 and 7; the query points at direction 0,
+      // which 50 chunks elsewhere match better than any of them.
+      const inLib = (i: number) => i % 100 === 7 || i % 100 === 11;
+      const store = await storeWith(folder, 400, threshold, (i) =>
+        inLib(i) ? `lib/item${i}.ts` : `src/item${i}.ts`,
+      );
+      const hits = await store.searchVectors("test:16", vectorFor(0), 10, ["lib"]);
+      expect(hits.map((hit) => hit.chunk.path).sort()).toEqual(
+        [7, 11, 107, 111, 207, 211, 307, 311].map((i) => `lib/item${i}.ts`).sort(),
+      );
+      const similarities = hits.map((hit) => hit.similarity);
+      expect(similarities).toEqual([...similarities].sort((a, b) => b - a));
+      // Without the filter, lib/ is nowhere near the top.
+      const overall = await store.searchVectors("test:16", vectorFor(0), 10);
+      expect(overall.every((hit) => hit.chunk.path.startsWith("src/"))).toBe(true);
+      await store.close();
+    },
+  );
 });

@@ -32,6 +32,7 @@ import { AnnIndexes } from "./ann-index.js";
 import * as contexts from "./context-queries.js";
 import { SCHEMA_VERSION } from "./migrations.js";
 import { openDatabase } from "./open-database.js";
+import { pathFilter } from "./path-filter.js";
 import * as projects from "./project-queries.js";
 import { CHUNK_COLUMNS, type ChunkRow, toStoredChunk } from "./rows.js";
 import { loadVectorExtension } from "./vector-extension.js";
@@ -224,14 +225,7 @@ export class SqliteStore implements Store {
     if (query.terms.length === 0 || query.limit <= 0) return [];
     const match = query.terms.map((term) => `"${term.replaceAll('"', '""')}"`).join(" OR ");
     const prefixes = query.pathPrefixes ?? [];
-    const pathFilter =
-      prefixes.length === 0
-        ? ""
-        : `WHERE ${prefixes.map(() => "(d.path = ? OR d.path LIKE ? ESCAPE '\\')").join(" OR ")}`;
-    const pathArgs = prefixes.flatMap((prefix) => [
-      prefix,
-      `${escapeLike(prefix.replace(/\/+$/, ""))}/%`,
-    ]);
+    const paths = pathFilter(prefixes);
     // Without a path filter the FTS subquery can stop at `limit`; with one it cannot.
     const innerLimit = prefixes.length === 0 ? "LIMIT ?" : "";
     const innerArgs = prefixes.length === 0 ? [query.limit] : [];
@@ -242,11 +236,11 @@ export class SqliteStore implements Store {
                WHERE chunks_fts MATCH ? AND rank MATCH ? ORDER BY rank ${innerLimit}) AS hits
          JOIN chunks c ON c.id = hits.rowid
          JOIN documents d ON d.id = c.document_id
-         ${pathFilter}
+         ${prefixes.length === 0 ? "" : `WHERE ${paths.sql}`}
          ORDER BY hits.rank, c.id
          LIMIT ?`,
       )
-      .all(match, this.rankExpression, ...innerArgs, ...pathArgs, query.limit) as (ChunkRow & {
+      .all(match, this.rankExpression, ...innerArgs, ...paths.args, query.limit) as (ChunkRow & {
       score: number;
     })[];
     return rows.map((row) => ({ chunk: toStoredChunk(row), score: row.score }));
@@ -412,8 +406,4 @@ function toResource(row: ResourceRow): Resource {
     lastIndexedAt: row.last_indexed_at,
     skipped: { ...emptySkipCounts(), ...(JSON.parse(row.skipped) as Partial<SkipCounts>) },
   };
-}
-
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (char) => `\\${char}`);
 }

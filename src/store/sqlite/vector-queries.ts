@@ -5,6 +5,7 @@ import { StoreError } from "../../core/errors.js";
 import type { EmbeddingWork } from "../../core/store.js";
 import type { VectorHit } from "../../core/text-backend.js";
 import type { AnnIndexes } from "./ann-index.js";
+import { pathFilter } from "./path-filter.js";
 import { CHUNK_COLUMNS, type ChunkRow, toStoredChunk } from "./rows.js";
 
 /** The vector table of an embedder, created on first use with its dimension. */
@@ -101,32 +102,68 @@ export function searchVectors(
 ): VectorHit[] {
   const table = vectorTable(db, embedderId, vector.length, false);
   if (!table || limit <= 0) return [];
-  // Path filters and chunks sharing a text both thin the neighbours: ask for more.
-  const k = Math.min(4096, limit * (pathPrefixes.length > 0 ? 8 : 2));
+  const rows =
+    pathPrefixes.length > 0
+      ? nearestUnder(db, table, embedderId, vector, limit, pathPrefixes)
+      : nearestOverall(db, table, embedderId, vector, limit, ann);
+  return rows.map((row) => ({ chunk: toStoredChunk(row), similarity: row.similarity }));
+}
+
+type SimilarRow = ChunkRow & { similarity: number };
+
+function nearestOverall(
+  db: Database.Database,
+  table: string,
+  embedderId: string,
+  vector: Float32Array,
+  limit: number,
+  ann: AnnIndexes,
+): SimilarRow[] {
+  // Chunks sharing a text share a vector, so neighbours map to more chunks: ask for more.
+  const k = Math.min(4096, limit * 2);
   const approximate = ann.search(db, table, embedderId, vector.length, vector, k);
   const nearest = approximate
     ? `(SELECT json_extract(value, '$.rowid') AS rowid, json_extract(value, '$.distance') AS distance FROM json_each(?))`
     : `(SELECT rowid, distance FROM ${table} WHERE embedding MATCH ? AND k = ?)`;
   const args = approximate ? [JSON.stringify(approximate)] : [vector, k];
-  const rows = db
+  return db
     .prepare(
       `SELECT ${CHUNK_COLUMNS}, 1 - near.distance AS similarity
        FROM ${nearest} AS near
        JOIN embedding_rows e ON e.rowid = near.rowid
        JOIN chunks c ON c.embed_hash = e.embed_hash
        JOIN documents d ON d.id = c.document_id
-       ORDER BY near.distance, c.id`,
+       ORDER BY near.distance, c.id
+       LIMIT ?`,
     )
-    .all(...args) as (ChunkRow & { similarity: number })[];
-  const matches = (path: string) =>
-    pathPrefixes.length === 0 ||
-    pathPrefixes.some(
-      (prefix) => path === prefix || path.startsWith(`${prefix.replace(/\/+$/, "")}/`),
-    );
-  return rows
-    .filter((row) => matches(row.path))
-    .slice(0, limit)
-    .map((row) => ({ chunk: toStoredChunk(row), similarity: row.similarity }));
+    .all(...args, limit) as SimilarRow[];
+}
+
+/**
+ * Exact search over the chunks under the prefixes only: nearest neighbours of
+ * the whole index, filtered afterwards, can leave a small folder with nothing.
+ */
+function nearestUnder(
+  db: Database.Database,
+  table: string,
+  embedderId: string,
+  vector: Float32Array,
+  limit: number,
+  pathPrefixes: readonly string[],
+): SimilarRow[] {
+  const paths = pathFilter(pathPrefixes);
+  return db
+    .prepare(
+      `SELECT ${CHUNK_COLUMNS}, 1 - vec_distance_cosine(v.embedding, ?) AS similarity
+       FROM chunks c
+       JOIN documents d ON d.id = c.document_id
+       JOIN embedding_rows e ON e.embedder = ? AND e.embed_hash = c.embed_hash
+       JOIN ${table} v ON v.rowid = e.rowid
+       WHERE ${paths.sql}
+       ORDER BY similarity DESC, c.id
+       LIMIT ?`,
+    )
+    .all(vector, embedderId, ...paths.args, limit) as SimilarRow[];
 }
 
 /** Chunks whose text has a vector from the embedder, of all chunks. */
