@@ -1,6 +1,5 @@
 import { dirname } from "node:path";
 import type Database from "better-sqlite3";
-import { ulid } from "ulid";
 import type { BreakerRecord } from "../../core/breaker.js";
 import { StoreError } from "../../core/errors.js";
 import type {
@@ -27,13 +26,13 @@ import type {
   SkipCounts,
   StoredChunk,
 } from "../../core/types.js";
-import { emptySkipCounts } from "../../core/types.js";
 import { AnnIndexes } from "./ann-index.js";
 import * as contexts from "./context-queries.js";
 import { SCHEMA_VERSION } from "./migrations.js";
 import { openDatabase } from "./open-database.js";
 import { pathFilter } from "./path-filter.js";
 import * as projects from "./project-queries.js";
+import * as resources from "./resource-queries.js";
 import { CHUNK_COLUMNS, type ChunkRow, toStoredChunk } from "./rows.js";
 import { loadVectorExtension } from "./vector-extension.js";
 import * as vectors from "./vector-queries.js";
@@ -46,15 +45,6 @@ export interface SqliteStoreOptions {
   readonly fieldWeights?: FieldWeights;
   /** Vectors per embedder from which search goes through an HNSW index (default 100,000). */
   readonly annThreshold?: number;
-}
-
-interface ResourceRow {
-  id: string;
-  root: string;
-  kind: ResourceKind;
-  added_at: string;
-  last_indexed_at: string | null;
-  skipped: string;
 }
 
 /** The default store: one SQLite file with FTS5, through better-sqlite3. */
@@ -104,42 +94,15 @@ export class SqliteStore implements Store {
   }
 
   async listResources(): Promise<Resource[]> {
-    const rows = this.db
-      .prepare("SELECT * FROM resources ORDER BY added_at, id")
-      .all() as ResourceRow[];
-    return rows.map(toResource);
+    return resources.listResources(this.db);
   }
 
   async ensureResource(root: string, kind: ResourceKind): Promise<Resource> {
-    const existing = this.db.prepare("SELECT * FROM resources WHERE root = ?").get(root) as
-      | ResourceRow
-      | undefined;
-    if (existing) {
-      if (existing.kind !== kind) {
-        this.db.prepare("UPDATE resources SET kind = ? WHERE id = ?").run(kind, existing.id);
-      }
-      return toResource({ ...existing, kind });
-    }
-    const row: ResourceRow = {
-      id: ulid(),
-      root,
-      kind,
-      added_at: new Date().toISOString(),
-      last_indexed_at: null,
-      skipped: JSON.stringify(emptySkipCounts()),
-    };
-    this.db
-      .prepare(
-        "INSERT INTO resources (id, root, kind, added_at, last_indexed_at, skipped) VALUES (?, ?, ?, ?, ?, ?)",
-      )
-      .run(row.id, row.root, row.kind, row.added_at, row.last_indexed_at, row.skipped);
-    return toResource(row);
+    return resources.ensureResource(this.db, root, kind);
   }
 
   async recordRun(resourceId: string, skipped: SkipCounts, finishedAt: string): Promise<void> {
-    this.db
-      .prepare("UPDATE resources SET last_indexed_at = ?, skipped = ? WHERE id = ?")
-      .run(finishedAt, JSON.stringify(skipped), resourceId);
+    resources.recordRun(this.db, resourceId, skipped, finishedAt);
   }
 
   async listDocuments(resourceId: string): Promise<DocumentState[]> {
@@ -395,15 +358,4 @@ export class SqliteStore implements Store {
     this.ann.save();
     this.db.close();
   }
-}
-
-function toResource(row: ResourceRow): Resource {
-  return {
-    id: row.id,
-    root: row.root,
-    kind: row.kind,
-    addedAt: row.added_at,
-    lastIndexedAt: row.last_indexed_at,
-    skipped: { ...emptySkipCounts(), ...(JSON.parse(row.skipped) as Partial<SkipCounts>) },
-  };
 }

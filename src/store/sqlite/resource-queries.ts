@@ -1,0 +1,67 @@
+import type Database from "better-sqlite3";
+import { ulid } from "ulid";
+import type { Resource, ResourceKind, SkipCounts } from "../../core/types.js";
+import { emptySkipCounts } from "../../core/types.js";
+
+interface ResourceRow {
+  id: string;
+  root: string;
+  kind: ResourceKind;
+  added_at: string;
+  last_indexed_at: string | null;
+  skipped: string;
+}
+
+export function listResources(db: Database.Database): Resource[] {
+  const rows = db.prepare("SELECT * FROM resources ORDER BY added_at, id").all() as ResourceRow[];
+  return rows.map(toResource);
+}
+
+/** The resource for a root, added when new; its kind follows the latest call. */
+export function ensureResource(db: Database.Database, root: string, kind: ResourceKind): Resource {
+  const existing = db.prepare("SELECT * FROM resources WHERE root = ?").get(root) as
+    | ResourceRow
+    | undefined;
+  if (existing) {
+    if (existing.kind !== kind) {
+      db.prepare("UPDATE resources SET kind = ? WHERE id = ?").run(kind, existing.id);
+    }
+    return toResource({ ...existing, kind });
+  }
+  const row: ResourceRow = {
+    id: ulid(),
+    root,
+    kind,
+    added_at: new Date().toISOString(),
+    last_indexed_at: null,
+    skipped: JSON.stringify(emptySkipCounts()),
+  };
+  db.prepare(
+    "INSERT INTO resources (id, root, kind, added_at, last_indexed_at, skipped) VALUES (?, ?, ?, ?, ?, ?)",
+  ).run(row.id, row.root, row.kind, row.added_at, row.last_indexed_at, row.skipped);
+  return toResource(row);
+}
+
+export function recordRun(
+  db: Database.Database,
+  resourceId: string,
+  skipped: SkipCounts,
+  finishedAt: string,
+): void {
+  db.prepare("UPDATE resources SET last_indexed_at = ?, skipped = ? WHERE id = ?").run(
+    finishedAt,
+    JSON.stringify(skipped),
+    resourceId,
+  );
+}
+
+function toResource(row: ResourceRow): Resource {
+  return {
+    id: row.id,
+    root: row.root,
+    kind: row.kind,
+    addedAt: row.added_at,
+    lastIndexedAt: row.last_indexed_at,
+    skipped: { ...emptySkipCounts(), ...(JSON.parse(row.skipped) as Partial<SkipCounts>) },
+  };
+}
