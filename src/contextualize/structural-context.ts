@@ -43,15 +43,14 @@ export function structuralContext(
 function usedSymbols(chunk: ChunkForContext, outline: DocumentOutline): string[] {
   const own = new Set([chunk.symbol, ...chunk.defines, ...chunk.enclosing]);
   const uses: string[] = [];
-  const seen = new Set<string>();
-  for (const match of chunk.content.matchAll(IDENTIFIER)) {
+  // Runs over every indexed chunk: only names the outline knows are remembered.
+  IDENTIFIER.lastIndex = 0;
+  for (let match = IDENTIFIER.exec(chunk.content); match; match = IDENTIFIER.exec(chunk.content)) {
     const name = match[0];
-    if (seen.has(name) || own.has(name)) continue;
-    seen.add(name);
-    if (outline.imports.has(name) || outline.symbols.has(name)) {
-      uses.push(name);
-      if (uses.length >= MAX_USES) break;
-    }
+    if (!outline.imports.has(name) && !outline.symbols.has(name)) continue;
+    if (own.has(name) || uses.includes(name)) continue;
+    uses.push(name);
+    if (uses.length >= MAX_USES) break;
   }
   return uses;
 }

@@ -7,5 +7,8 @@ export function embedText(context: string | null, content: string): string {
 
 /** Names that text: vectors are keyed by it (and the embedder), so unchanged text is never embedded twice. */
 export function embedHashOf(context: string | null, content: string): string {
-  return createHash("sha1").update(embedText(context, content)).digest("hex");
+  // The hash of embedText(context, content), without building that string.
+  const hash = createHash("sha1");
+  if (context) hash.update(context).update("\n\n");
+  return hash.update(content).digest("hex");
 }

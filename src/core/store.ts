@@ -119,8 +119,11 @@ export interface Store extends TextBackend {
   /** Records a finished index run of a resource and what it skipped. */
   recordRun(resourceId: string, skipped: SkipCounts, finishedAt: string): Promise<void>;
   listDocuments(resourceId: string): Promise<DocumentState[]>;
-  /** Replaces the document at (resourceId, path) and all its chunks, atomically. */
-  writeDocument(document: DocumentToStore): Promise<void>;
+  /**
+   * Replaces each document at (resourceId, path) and all its chunks, in one
+   * transaction: every document ends up either as it was or as given.
+   */
+  writeDocuments(documents: readonly DocumentToStore[]): Promise<void>;
   /** Records a new size/mtime for a document whose content did not change. */
   touchDocument(documentId: number, size: number, mtimeMs: number): Promise<void>;
   /** Deletes documents, their chunks and index entries, atomically. */

@@ -6,7 +6,7 @@ import { embedHashOf } from "../core/embed-text.js";
 import type { Embedder } from "../core/embedder.js";
 import { CtxError } from "../core/errors.js";
 import type { ContextFragment } from "../core/fragment.js";
-import type { Store } from "../core/store.js";
+import type { DocumentToStore, Store } from "../core/store.js";
 import type { TokenCounter } from "../core/token-counter.js";
 import { embedIndex } from "../embed/embed-index.js";
 import { indexText } from "../text/code-tokenizer.js";
@@ -128,12 +128,13 @@ async function indexCorpus(
 ): Promise<Map<string, number>> {
   const resource = await store.ensureResource(dataset.dir, "folder");
   const tokens = new Map<string, number>();
+  let batch: DocumentToStore[] = [];
   for (const [index, unit] of dataset.corpus.entries()) {
     const content = unitText(unit);
     const count = options.counter.count(content);
     tokens.set(unit.id, count);
     const lines = content.split("\n").length;
-    await store.writeDocument({
+    batch.push({
       resourceId: resource.id,
       path: unit.id,
       language: "text",
@@ -161,8 +162,13 @@ async function indexCorpus(
         },
       ],
     });
+    if (batch.length >= 200) {
+      await store.writeDocuments(batch);
+      batch = [];
+    }
     if (index % 200 === 0) options.onProgress?.("index", index, dataset.corpus.length);
   }
+  await store.writeDocuments(batch);
   options.onProgress?.("index", dataset.corpus.length, dataset.corpus.length);
   return tokens;
 }

@@ -1,6 +1,6 @@
 import { realpath, stat } from "node:fs/promises";
 import { PathNotFoundError } from "../core/errors.js";
-import type { Store } from "../core/store.js";
+import type { DocumentToStore, Store } from "../core/store.js";
 import {
   type DocumentState,
   emptySkipCounts,
@@ -36,6 +36,37 @@ export interface IndexOptions {
   /** Re-read and re-chunk every file (after chunking or tokenizing rules changed). */
   readonly force?: boolean;
   readonly onProgress?: (progress: IndexProgress) => void;
+}
+
+/**
+ * Documents written per transaction: a commit per file cost a third of the
+ * write time, while one huge transaction would hold the event loop (and an
+ * MCP server's queries) for as long as it writes.
+ */
+const WRITE_BATCH_FILES = 64;
+const WRITE_BATCH_BYTES = 2 * 1024 * 1024;
+
+/** Documents waiting to be written together. */
+class WriteBatch {
+  private documents: DocumentToStore[] = [];
+  private bytes = 0;
+
+  constructor(private readonly store: Store) {}
+
+  async add(document: DocumentToStore): Promise<void> {
+    this.documents.push(document);
+    this.bytes += document.size;
+    if (this.documents.length >= WRITE_BATCH_FILES || this.bytes >= WRITE_BATCH_BYTES) {
+      await this.flush();
+    }
+  }
+
+  async flush(): Promise<void> {
+    const documents = this.documents;
+    this.documents = [];
+    this.bytes = 0;
+    await this.store.writeDocuments(documents);
+  }
 }
 
 interface Counts {
@@ -107,6 +138,7 @@ async function indexFiles(
   }
   const stale = [...known.values()].map((gone) => gone.id);
   const preparer = options.preparerFor(toRead.length);
+  const batch = new WriteBatch(store);
   try {
     // Tasks start ahead in a window but finish in file order, so ids are deterministic.
     const inFlight: Promise<PreparedDocument>[] = [];
@@ -126,10 +158,15 @@ async function indexFiles(
       }
       const { file, previous } = toRead[done] as (typeof toRead)[number];
       const prepared = await (inFlight.shift() as Promise<PreparedDocument>);
-      await apply(prepared, file, previous, resourceId, skipped, counts, stale, store);
+      await apply(prepared, file, previous, resourceId, skipped, counts, stale, store, batch);
       if (done % 64 === 0)
         options.onProgress?.({ phase: "index", root, done, total: toRead.length });
     }
+    await batch.flush();
+  } catch (error) {
+    // Keep what was prepared before the failure; the failure itself is what gets reported.
+    await batch.flush().catch(() => undefined);
+    throw error;
   } finally {
     await preparer.close();
   }
@@ -147,6 +184,7 @@ async function apply(
   counts: Counts,
   stale: number[],
   store: Store,
+  batch: WriteBatch,
 ): Promise<void> {
   switch (prepared.status) {
     case "unreadable":
@@ -165,7 +203,7 @@ async function apply(
       return;
     case "chunked":
       counts.bytesRead += prepared.bytes;
-      await store.writeDocument({
+      await batch.add({
         resourceId,
         path: file.relPath,
         language: prepared.language,

@@ -30,7 +30,7 @@ interface Pending {
 }
 
 /** Tasks kept queued per worker, so a worker never waits for the main thread. */
-const QUEUE_PER_WORKER = 4;
+const QUEUE_PER_WORKER = 16;
 
 /**
  * Spreads document preparation (parsing, chunking, tokenizing) over worker

@@ -1,14 +1,143 @@
 import { QUERY_STOPWORDS } from "./stopwords.js";
 
-/** Words: runs of letters, digits and underscores in any script, hyphen-joined runs included. */
-const WORD = /[\p{L}\p{N}_]+(?:-[\p{L}\p{N}_]+)*/gu;
+/** A word character outside ASCII: a letter or digit in any script (underscore is ASCII). */
+const WIDE_WORD_CHAR = /^[\p{L}\p{N}]$/u;
 /** Sub-words of an identifier: acronyms, Capitalised or lower runs, digit runs, other scripts. */
 const SUB_WORD =
   /\p{Lu}+(?=\p{Lu}\p{Ll})|\p{Lu}?\p{Ll}+|\p{Lu}+|\p{N}+|[\p{Lo}\p{Lm}\p{Lt}\p{M}]+/gu;
-/** A word with nothing that could start a second sub-word. */
-const SIMPLE_WORD = /^(?:[a-z]+|[A-Z][a-z]*|[0-9]+)$/;
 /** Longer runs are hashes, base64 or minified noise, not words anyone searches for. */
 const MAX_TERM_LENGTH = 48;
+
+const LOWER = 1;
+const UPPER = 2;
+const DIGIT = 3;
+const JOIN = 4;
+const HYPHEN = 5;
+const WIDE = 6;
+
+/** Classes of the first 128 code points; 0 ends a word. */
+const ASCII_CLASS = new Uint8Array(128).map((_, code) => {
+  if (code >= 97 && code <= 122) return LOWER;
+  if (code >= 65 && code <= 90) return UPPER;
+  if (code >= 48 && code <= 57) return DIGIT;
+  if (code === 95) return JOIN;
+  if (code === 45) return HYPHEN;
+  return 0;
+});
+
+function classAt(text: string, index: number): number {
+  const code = text.charCodeAt(index);
+  if (code < 128) return ASCII_CLASS[code] as number;
+  if (Number.isNaN(code)) return 0;
+  const point = text.codePointAt(index) as number;
+  return WIDE_WORD_CHAR.test(String.fromCodePoint(point)) ? WIDE : 0;
+}
+
+/** UTF-16 length of the character at `index` (2 for a surrogate pair). */
+function widthAt(text: string, index: number): number {
+  return (text.codePointAt(index) as number) > 0xffff ? 2 : 1;
+}
+
+/** Calls `emit` with each index term of `text`, in order (see indexTerms). */
+function scanTerms(text: string, emit: (term: string) => void): void {
+  const length = text.length;
+  let i = 0;
+  while (i < length) {
+    let kind = classAt(text, i);
+    if (kind === 0 || kind === HYPHEN) {
+      i += kind === 0 && text.charCodeAt(i) >= 128 ? widthAt(text, i) : 1;
+      continue;
+    }
+    const start = i;
+    let ascii = true;
+    let uppers = 0;
+    let lowers = 0;
+    let digits = 0;
+    let joins = 0;
+    const firstUpper = kind === UPPER;
+    while (i < length) {
+      kind = classAt(text, i);
+      if (kind === HYPHEN) {
+        // A hyphen joins two runs; one with no word character after it ends the word.
+        const next = i + 1 < length ? classAt(text, i + 1) : 0;
+        if (next === 0 || next === HYPHEN) break;
+        joins++;
+        i++;
+        continue;
+      }
+      if (kind === 0) break;
+      if (kind === WIDE) {
+        ascii = false;
+        i += widthAt(text, i);
+        continue;
+      }
+      if (kind === LOWER) lowers++;
+      else if (kind === UPPER) uppers++;
+      else if (kind === DIGIT) digits++;
+      else joins++;
+      i++;
+    }
+    if (i - start > MAX_TERM_LENGTH) continue;
+    const word = text.slice(start, i);
+    if (!ascii) {
+      emitCompound(word, emit);
+      continue;
+    }
+    // A word with nothing that could start a second sub-word: [a-z]+, [A-Z][a-z]*, [0-9]+.
+    const simple =
+      joins === 0 &&
+      ((digits === 0 && (uppers === 0 || (uppers === 1 && firstUpper))) ||
+        (uppers === 0 && lowers === 0));
+    if (simple) {
+      emit(uppers === 0 ? word : word.toLowerCase());
+      continue;
+    }
+    emitAsciiCompound(word, joins, emit);
+  }
+}
+
+/** A compound ASCII word: its whole form, then its parts when it has more than one. */
+function emitAsciiCompound(word: string, joins: number, emit: (term: string) => void): void {
+  const lower = word.toLowerCase();
+  const whole = joins === 0 ? lower : lower.replace(/[-_]/g, "");
+  if (whole.length === 0) return;
+  emit(whole);
+  const parts: string[] = [];
+  const length = word.length;
+  let i = 0;
+  while (i < length) {
+    const kind = ASCII_CLASS[word.charCodeAt(i)] as number;
+    let end = i + 1;
+    if (kind === UPPER) {
+      while (end < length && ASCII_CLASS[word.charCodeAt(end)] === UPPER) end++;
+      const lowerFollows = end < length && ASCII_CLASS[word.charCodeAt(end)] === LOWER;
+      if (lowerFollows && end - i >= 2) {
+        // An acronym before a Capitalised part: "HTTPResponse" → "HTTP", then "Response".
+        end--;
+      } else if (lowerFollows) {
+        while (end < length && ASCII_CLASS[word.charCodeAt(end)] === LOWER) end++;
+      }
+    } else if (kind === LOWER || kind === DIGIT) {
+      while (end < length && ASCII_CLASS[word.charCodeAt(end)] === kind) end++;
+    } else {
+      i = end;
+      continue;
+    }
+    parts.push(lower.slice(i, end));
+    i = end;
+  }
+  // A word that is one sub-word ("_private", "HTTP") adds nothing beyond its whole form.
+  if (parts.length > 1) for (const part of parts) emit(part);
+}
+
+/** The same for a word with characters outside ASCII, by the Unicode definitions. */
+function emitCompound(word: string, emit: (term: string) => void): void {
+  const whole = word.replace(/[-_]/g, "").toLowerCase();
+  if (whole.length === 0) return;
+  emit(whole);
+  const parts = Array.from(word.matchAll(SUB_WORD), (part) => part[0].toLowerCase());
+  if (parts.length > 1) for (const part of parts) emit(part);
+}
 
 /**
  * Splits text into index terms the way code is searched: every identifier is kept
@@ -16,27 +145,14 @@ const MAX_TERM_LENGTH = 48;
  * digits), also as its parts; all lower-cased. `getHTTPResponse2` gives
  * `gethttpresponse2 get http response 2`; `retry-config` gives
  * `retryconfig retry config`.
+ *
+ * Words are runs of letters, digits and underscores in any script, joined by
+ * single hyphens (`[\p{L}\p{N}_]+(?:-[\p{L}\p{N}_]+)*`); indexing spends much of
+ * its time here, so ASCII is scanned by hand and only words outside ASCII use
+ * the Unicode expressions.
  */
 export function indexTerms(text: string, into: string[] = []): string[] {
-  for (const match of text.matchAll(WORD)) {
-    const word = match[0];
-    if (word.length > MAX_TERM_LENGTH) continue;
-    if (SIMPLE_WORD.test(word)) {
-      into.push(word.toLowerCase());
-      continue;
-    }
-    const whole = word.replace(/[-_]/g, "").toLowerCase();
-    if (whole.length === 0) continue;
-    into.push(whole);
-    let parts = 0;
-    const start = into.length;
-    for (const part of word.matchAll(SUB_WORD)) {
-      into.push(part[0].toLowerCase());
-      parts++;
-    }
-    // A word that is one sub-word ("_private", "HTTP") adds nothing beyond its whole form.
-    if (parts === 1) into.length = start;
-  }
+  scanTerms(text, (term) => into.push(term));
   return into;
 }
 

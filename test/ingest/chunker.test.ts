@@ -234,6 +234,7 @@ describe("chunk size", () => {
   it("never exceeds the configured token limit, whatever the text", async () => {
     const line = fc.oneof(
       fc.string({ maxLength: 200 }),
+      fc.string({ unit: "grapheme", maxLength: 80 }),
       fc.base64String({ maxLength: 3000 }),
       fc.constantFrom(
         "function f(a, b) {",
@@ -264,6 +265,27 @@ describe("chunk size", () => {
       ),
       { numRuns: 60 },
     );
+  });
+});
+
+describe("chunk size outside ASCII", () => {
+  it("counts braille, CJK and symbol lines exactly, where BPE spends bytes, not characters", async () => {
+    const braille = "⠓⠑⠇⠇⠕⠀⠍⠽⠀⠝⠁⠍⠑⠀⠊⠎⠀⠃⠑⠑⠀⠁⠝⠙⠀⠊⠀⠇⠊⠅⠑⠀⠙⠕⠛";
+    const lines = Array.from({ length: 40 }, (_, i) =>
+      i % 5 === 4
+        ? `    y${i} = "𝔘𝔫𝔦𝔠𝔬𝔡𝔢 ∮ ⊕ 漢字テキスト"`
+        : `    x${i} = "${braille}${i % 3 === 0 ? braille : ""}"`,
+    );
+    const source = `def table():\n${lines.join("\n")}\n    return x0\n`;
+    for (const maxTokens of [64, 100, 160]) {
+      const limits = { ...DEFAULT_CHUNK_LIMITS, maxTokens };
+      const result = await new DocumentChunker(limits, o200kCounter).chunk("table.py", source);
+      expect(result.chunks.length).toBeGreaterThan(1);
+      for (const chunk of result.chunks) {
+        const indexed = chunk.header ? `${chunk.header}\n${chunk.content}` : chunk.content;
+        expect(o200kCounter.count(indexed)).toBeLessThanOrEqual(maxTokens);
+      }
+    }
   });
 });
 

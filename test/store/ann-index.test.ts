@@ -48,7 +48,7 @@ async function storeWith(
         },
       ]),
     };
-    await store.writeDocument(document);
+    await store.writeDocuments([document]);
   }
   const work = await store.listUnembedded("test:16", 1000);
   const byHash = new Map(work.map((item) => [item.embedHash, item]));
@@ -96,30 +96,32 @@ describe("ANN index over many vectors", () => {
     // A vector written now is found at once: the loaded index follows the table.
     const resource = (await reopened.listResources())[0];
     const text = "function newcomer() { return 1; }";
-    await reopened.writeDocument({
-      resourceId: resource?.id ?? "",
-      path: "src/newcomer.ts",
-      language: "typescript",
-      size: text.length,
-      mtimeMs: 0,
-      hash: "new",
-      chunks: withSearchText(
-        { path: "src/newcomer.ts", language: "typescript", text, contexts: "none" },
-        [
-          {
-            startLine: 1,
-            endLine: 1,
-            kind: "function",
-            symbol: "newcomer",
-            parent: null,
-            content: text,
-            header: "",
-            defines: [],
-            tokens: 8,
-          },
-        ],
-      ),
-    });
+    await reopened.writeDocuments([
+      {
+        resourceId: resource?.id ?? "",
+        path: "src/newcomer.ts",
+        language: "typescript",
+        size: text.length,
+        mtimeMs: 0,
+        hash: "new",
+        chunks: withSearchText(
+          { path: "src/newcomer.ts", language: "typescript", text, contexts: "none" },
+          [
+            {
+              startLine: 1,
+              endLine: 1,
+              kind: "function",
+              symbol: "newcomer",
+              parent: null,
+              content: text,
+              header: "",
+              defines: [],
+              tokens: 8,
+            },
+          ],
+        ),
+      },
+    ]);
     const [pending] = await reopened.listUnembedded("test:16", 10);
     // Close to one of the clusters (as a real new chunk would be), but nearer to nothing else.
     const target = normalize(

@@ -39,15 +39,19 @@ describe("SqliteStore", () => {
     const file = join(tempDir(), "index.db");
     const store = SqliteStore.open(file, { create: true });
     const resource = await store.ensureResource("/repo", "git");
-    await store.writeDocument(
+    await store.writeDocuments([
       document(resource.id, "src/retry.ts", "function retryWithBackoff() {}"),
-    );
-    await store.writeDocument(document(resource.id, "src/cache.ts", "function cacheLookup() {}"));
+    ]);
+    await store.writeDocuments([
+      document(resource.id, "src/cache.ts", "function cacheLookup() {}"),
+    ]);
 
     const hits = await store.searchText({ terms: ["backoff"], limit: 10 });
     expect(hits.map((hit) => hit.chunk.path)).toEqual(["src/retry.ts"]);
 
-    await store.writeDocument(document(resource.id, "src/retry.ts", "function retryLinear() {}"));
+    await store.writeDocuments([
+      document(resource.id, "src/retry.ts", "function retryLinear() {}"),
+    ]);
     expect(await store.searchText({ terms: ["backoff"], limit: 10 })).toEqual([]);
     expect((await store.searchText({ terms: ["linear"], limit: 10 })).length).toBe(1);
 
@@ -60,11 +64,32 @@ describe("SqliteStore", () => {
     await store.close();
   });
 
+  it("writes a batch of documents all or nothing, keeping what was stored", async () => {
+    const store = SqliteStore.open(join(tempDir(), "index.db"), { create: true });
+    const resource = await store.ensureResource("/repo", "git");
+    await store.writeDocuments([document(resource.id, "src/kept.ts", "function keptBefore() {}")]);
+
+    const batch = [
+      document(resource.id, "src/kept.ts", "function replacedInBatch() {}"),
+      document(resource.id, "src/added.ts", "function addedInBatch() {}"),
+      // A resource that does not exist fails the whole batch.
+      document("no-such-resource", "src/broken.ts", "function broken() {}"),
+    ];
+    await expect(store.writeDocuments(batch)).rejects.toThrow();
+
+    expect((await store.listDocuments(resource.id)).map((doc) => doc.path)).toEqual([
+      "src/kept.ts",
+    ]);
+    expect((await store.searchText({ terms: ["keptbefore"], limit: 10 })).length).toBe(1);
+    expect(await store.searchText({ terms: ["replacedinbatch"], limit: 10 })).toEqual([]);
+    await store.close();
+  });
+
   it("keeps its data across reopening and records its roots", async () => {
     const file = join(tempDir(), "index.db");
     const first = SqliteStore.open(file, { create: true });
     const resource = await first.ensureResource("/repo", "folder");
-    await first.writeDocument(document(resource.id, "a.ts", "const answer = 42;"));
+    await first.writeDocuments([document(resource.id, "a.ts", "const answer = 42;")]);
     await first.close();
 
     const second = SqliteStore.open(file, { create: false });
@@ -77,9 +102,9 @@ describe("SqliteStore", () => {
   it("filters by path prefix", async () => {
     const store = SqliteStore.open(join(tempDir(), "index.db"), { create: true });
     const resource = await store.ensureResource("/repo", "folder");
-    await store.writeDocument(document(resource.id, "src/a.ts", "retry here"));
-    await store.writeDocument(document(resource.id, "srcx/b.ts", "retry there"));
-    await store.writeDocument(document(resource.id, "test/c.ts", "retry test"));
+    await store.writeDocuments([document(resource.id, "src/a.ts", "retry here")]);
+    await store.writeDocuments([document(resource.id, "srcx/b.ts", "retry there")]);
+    await store.writeDocuments([document(resource.id, "test/c.ts", "retry test")]);
     const hits = await store.searchText({ terms: ["retry"], limit: 10, pathPrefixes: ["src/"] });
     expect(hits.map((hit) => hit.chunk.path)).toEqual(["src/a.ts"]);
     await store.close();

@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { indexTerms, queryTerms } from "../../src/text/code-tokenizer.js";
 
@@ -45,5 +47,64 @@ describe("queryTerms", () => {
 
   it("keeps function words when the query has nothing else", () => {
     expect(queryTerms("what is this")).toEqual(["what", "is", "this"]);
+  });
+});
+
+/** The definition indexTerms implements, as regular expressions: the oracle for the fast scanner. */
+function referenceTerms(text: string): string[] {
+  const into: string[] = [];
+  for (const match of text.matchAll(/[\p{L}\p{N}_]+(?:-[\p{L}\p{N}_]+)*/gu)) {
+    const word = match[0];
+    if (word.length > 48) continue;
+    if (/^(?:[a-z]+|[A-Z][a-z]*|[0-9]+)$/.test(word)) {
+      into.push(word.toLowerCase());
+      continue;
+    }
+    const whole = word.replace(/[-_]/g, "").toLowerCase();
+    if (whole.length === 0) continue;
+    into.push(whole);
+    const start = into.length;
+    for (const part of word.matchAll(
+      /\p{Lu}+(?=\p{Lu}\p{Ll})|\p{Lu}?\p{Ll}+|\p{Lu}+|\p{N}+|[\p{Lo}\p{Lm}\p{Lt}\p{M}]+/gu,
+    )) {
+      into.push(part[0].toLowerCase());
+    }
+    if (into.length - start === 1) into.length = start;
+  }
+  return into;
+}
+
+describe("indexTerms against its regular-expression definition", () => {
+  const alphabet = [..."aAbZz09_-- .,;:(){}\n\t/'\"é日ßİΣ٣\u0301😀\ud800"];
+  const piece = fc.oneof(
+    fc.constantFrom(...alphabet),
+    fc.constantFrom("HTTP", "Response", "get", "XMLHttpRequest", "v2", "__init__", "a-b", "-"),
+  );
+
+  it("gives the same terms for random code-like text, Unicode and surrogates included", () => {
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 60 }), (pieces) => {
+        const text = pieces.join("");
+        expect(indexTerms(text)).toEqual(referenceTerms(text));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it("gives the same terms for arbitrary strings", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: "binary", maxLength: 80 }), (text) => {
+        expect(indexTerms(text)).toEqual(referenceTerms(text));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it("gives the same terms for this repository's source", () => {
+    const source = readFileSync(
+      new URL("../../src/text/code-tokenizer.ts", import.meta.url),
+      "utf8",
+    );
+    expect(indexTerms(source)).toEqual(referenceTerms(source));
   });
 });

@@ -20,12 +20,21 @@ interface Draft {
   symbol: string;
   parent: number | null;
   header: string;
+  /** Tokens of the header (0 without one); the chunk's total adds one for the newline. */
+  headerTokens: number;
   defines: string[];
   /** Set only for pieces of one over-long line, which are not whole lines. */
   piece: string | null;
-  /** Tokens of the content when already measured, so it is not counted twice. */
+  /** Tokens of the content (header not included) when already measured, so it is not counted twice. */
   tokens: number | null;
 }
+
+interface Header {
+  readonly text: string;
+  readonly tokens: number;
+}
+
+const NO_HEADER: Header = { text: "", tokens: 0 };
 
 export interface PushOptions {
   readonly kind: ChunkKind;
@@ -85,11 +94,12 @@ export class DraftBuilder {
     const { maxTokens } = this.limits;
     const tokens = this.meter.measureLines(this.text, from, end, maxTokens);
     if (tokens <= maxTokens) {
-      this.add(from, end, options, "", null, tokens);
+      this.add(from, end, options, NO_HEADER, null, tokens);
       return first;
     }
-    const header = this.fitHeader(options.continuationHeader);
-    const budget = maxTokens - (header.length > 0 ? this.meter.measure(header, maxTokens) + 1 : 0);
+    const text = this.fitHeader(options.continuationHeader);
+    const header = { text, tokens: text.length > 0 ? this.meter.measure(text, maxTokens) : 0 };
+    const budget = maxTokens - (text.length > 0 ? header.tokens + 1 : 0);
     this.splitInto(from, end, maxTokens, budget, options, header);
     return first;
   }
@@ -102,15 +112,17 @@ export class DraftBuilder {
       this.blank(pending, this.text.count);
     }
     const merged = this.mergeSmallSiblings();
+    const { maxTokens } = this.limits;
     return merged.map((draft) => {
       const content = draft.piece ?? this.text.slice(draft.start, draft.end);
-      const tokens =
-        draft.tokens !== null && draft.header.length === 0
-          ? draft.tokens
-          : this.meter.measure(
-              draft.header.length > 0 ? `${draft.header}\n${content}` : content,
-              this.limits.maxTokens,
-            );
+      // Every draft was checked against the limit when it was made; this only
+      // prices it, exactly where the estimate is not clearly under the limit.
+      const contentTokens =
+        draft.tokens ??
+        (draft.piece !== null
+          ? this.meter.measure(draft.piece, maxTokens)
+          : this.meter.measureLines(this.text, draft.start, draft.end, maxTokens));
+      const tokens = contentTokens + (draft.header.length > 0 ? draft.headerTokens + 1 : 0);
       return {
         startLine: draft.start,
         endLine: draft.end,
@@ -129,7 +141,7 @@ export class DraftBuilder {
     start: number,
     end: number,
     options: PushOptions,
-    header: string,
+    header: Header,
     piece: string | null,
     tokens: number | null,
   ): void {
@@ -140,7 +152,8 @@ export class DraftBuilder {
       kind: options.kind,
       symbol: options.symbol,
       parent: options.parent,
-      header,
+      header: header.text,
+      headerTokens: header.tokens,
       defines: [],
       piece,
     });
@@ -161,7 +174,7 @@ export class DraftBuilder {
     firstBudget: number,
     laterBudget: number,
     options: PushOptions,
-    header: string,
+    header: Header,
   ): void {
     let partStart = start;
     let estimate = 0;
@@ -173,7 +186,7 @@ export class DraftBuilder {
         partEnd,
         isFirst ? firstBudget : laterBudget,
         options,
-        isFirst ? "" : header,
+        isFirst ? NO_HEADER : header,
       );
       partStart = partEnd + 1;
       estimate = 0;
@@ -204,11 +217,11 @@ export class DraftBuilder {
     end: number,
     budget: number,
     options: PushOptions,
-    header: string,
+    header: Header,
   ): void {
     const tokens = this.meter.measureLines(this.text, start, end, budget);
     if (tokens <= budget) {
-      this.add(start, end, options, header, null, header.length === 0 ? tokens : null);
+      this.add(start, end, options, header, null, tokens);
       return;
     }
     if (start < end) {
@@ -233,7 +246,7 @@ export class DraftBuilder {
     this.drafts.forEach((draft, index) => {
       const size = this.text.estimate(draft.start, draft.end);
       const last = out[out.length - 1];
-      const mergeable =
+      const candidate =
         last !== undefined &&
         last.parent === draft.parent &&
         last.end + 1 === draft.start &&
@@ -248,11 +261,14 @@ export class DraftBuilder {
         ((lastSize < minTokens && size < minTokens) ||
           (last.kind === "code" && lastSize < minTokens) ||
           (draft.kind === "code" && size < minTokens)) &&
-        lastSize + size <= maxTokens &&
-        this.meter.measureLines(this.text, last.start, draft.end, maxTokens) <= maxTokens;
-      if (mergeable && last) {
+        lastSize + size <= maxTokens;
+      const mergedTokens =
+        candidate && last
+          ? this.meter.measureLines(this.text, last.start, draft.end, maxTokens)
+          : maxTokens + 1;
+      if (mergedTokens <= maxTokens && last) {
         absorb(last, draft);
-        last.tokens = null;
+        last.tokens = mergedTokens;
         lastSize += size;
       } else {
         out.push({ ...draft, defines: [...draft.defines] });
