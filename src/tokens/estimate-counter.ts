@@ -18,6 +18,22 @@ const CLASS = new Uint8Array(128).map((_, code) => {
   return OTHER;
 });
 
+/** What a scan sees of a text's shape besides its estimate: what tells when the estimate can be trusted. */
+export interface TextShape {
+  letters: number;
+  vowels: number;
+  /** Longest unbroken run of base64 characters (letters, digits, `+`, `/`, `=`). */
+  longestRun: number;
+  /** Characters outside ASCII. */
+  wide: number;
+}
+
+const VOWEL = new Uint8Array(128).map((_, code) =>
+  "aeiouyAEIOUY".includes(String.fromCharCode(code)) ? 1 : 0,
+);
+
+const scratch: TextShape = { letters: 0, vowels: 0, longestRun: 0, wide: 0 };
+
 /**
  * A fast token estimate that errs high, shaped like the pre-tokenizers of BPE
  * vocabularies (o200k, cl100k): a letter run splits where lower case meets upper
@@ -27,14 +43,38 @@ const CLASS = new Uint8Array(128).map((_, code) => {
  * just before a letter or punctuation joins that piece; other blank runs cost one.
  */
 export function estimateTokens(text: string): number {
+  return estimateWithShape(text, scratch);
+}
+
+/**
+ * estimateTokens, also filling `shape`: one pass over the text, since the
+ * chunker needs both for every line it reads.
+ */
+export function estimateWithShape(text: string, shape: TextShape): number {
   let tokens = 0;
   let run = 0;
   let runClass = 0;
   let upperOnly = true;
   let blank = 0;
+  let letters = 0;
+  let vowels = 0;
+  let base64Run = 0;
+  let longestRun = 0;
+  let wide = 0;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
     const kind = code < 128 ? (CLASS[code] as number) : WIDE;
+    if (kind === LOWER || kind === UPPER) {
+      letters++;
+      vowels += VOWEL[code] as number;
+      base64Run++;
+    } else if (kind === DIGIT || code === 43 || code === 47 || code === 61) {
+      base64Run++;
+    } else {
+      if (base64Run > longestRun) longestRun = base64Run;
+      base64Run = 0;
+      if (kind === WIDE) wide++;
+    }
     if (kind === SPACE) {
       tokens += runCost(run, runClass, upperOnly);
       run = 0;
@@ -74,6 +114,10 @@ export function estimateTokens(text: string): number {
       runClass = 0;
     }
   }
+  shape.letters = letters;
+  shape.vowels = vowels;
+  shape.longestRun = Math.max(longestRun, base64Run);
+  shape.wide = wide;
   tokens += runCost(run, runClass, upperOnly) + (blank > 0 ? 1 : 0);
   return Math.ceil(tokens);
 }

@@ -1,5 +1,9 @@
 import type { TokenCounter } from "../../core/token-counter.js";
-import { estimateTokens } from "../../tokens/estimate-counter.js";
+import {
+  estimateTokens,
+  estimateWithShape,
+  type TextShape,
+} from "../../tokens/estimate-counter.js";
 import type { LineText } from "./line-text.js";
 
 /**
@@ -31,62 +35,26 @@ const SURELY_OVER_RATIO = 2;
  */
 const MAX_WIDE_ESTIMATED = 2;
 
-function hasManyWide(text: string): boolean {
-  let wide = 0;
-  for (let i = 0; i < text.length; i++) {
-    if (text.charCodeAt(i) >= 128 && ++wide > MAX_WIDE_ESTIMATED) return true;
-  }
-  return false;
-}
+const shape: TextShape = { letters: 0, vowels: 0, longestRun: 0, wide: 0 };
 
 /**
  * Lines the estimate can be far under: few vowels or long unbroken runs (base64,
  * hex, scrambled text), or more than a few characters outside ASCII.
  */
-function isIrregular(line: string): boolean {
-  let letters = 0;
-  let vowels = 0;
-  let unbroken = 0;
-  let longestUnbroken = 0;
-  let wide = 0;
-  for (let i = 0; i < line.length; i++) {
-    const raw = line.charCodeAt(i);
-    if (raw >= 128) {
-      if (++wide > MAX_WIDE_ESTIMATED) return true;
-      unbroken = 0;
-      continue;
-    }
-    const code = raw | 32;
-    const isLetter = code >= 97 && code <= 122;
-    if (isLetter) {
-      letters++;
-      if (
-        code === 97 ||
-        code === 101 ||
-        code === 105 ||
-        code === 111 ||
-        code === 117 ||
-        code === 121
-      )
-        vowels++;
-    }
-    if (isLetter || (raw >= 48 && raw <= 57) || raw === 43 || raw === 47 || raw === 61) {
-      unbroken++;
-      if (unbroken > longestUnbroken) longestUnbroken = unbroken;
-    } else {
-      unbroken = 0;
-    }
-  }
+function isIrregular(line: string, shape: TextShape): boolean {
+  if (shape.wide > MAX_WIDE_ESTIMATED) return true;
   if (line.length < 24) return false;
-  return longestUnbroken >= 40 || (letters >= 16 && vowels < letters * 0.25);
+  return shape.longestRun >= 40 || (shape.letters >= 16 && shape.vowels < shape.letters * 0.25);
 }
 
 export class TokenMeter {
   constructor(private readonly exact: TokenCounter) {}
 
   /** Cost of one line for LineText: the estimate, or the exact count for irregular lines. */
-  readonly lineCost = (line: string): number =>
-    isIrregular(line) ? this.exact.count(line) : estimateTokens(line);
+  readonly lineCost = (line: string): number => {
+    const estimate = estimateWithShape(line, shape);
+    return isIrregular(line, shape) ? this.exact.count(line) : estimate;
+  };
 
   estimate(text: string): number {
     return estimateTokens(text);
@@ -97,8 +65,8 @@ export class TokenMeter {
    * exact count; any number above `limit` means "does not fit".
    */
   measure(text: string, limit: number): number {
-    const estimate = estimateTokens(text);
-    return estimate * SAFE_RATIO <= limit && !hasManyWide(text)
+    const estimate = estimateWithShape(text, shape);
+    return estimate * SAFE_RATIO <= limit && shape.wide <= MAX_WIDE_ESTIMATED
       ? estimate
       : this.exactUpTo(text, limit);
   }
