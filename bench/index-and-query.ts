@@ -10,6 +10,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { ContextEngine } from "../dist/index.js";
 import { threeJsCorpus } from "./corpus.js";
+import { parseSeconds } from "./parse-floor.js";
 import { percentile } from "./percentile.js";
 import { loadRawFts5 } from "./raw-fts5.js";
 
@@ -74,6 +75,7 @@ async function main(): Promise<void> {
       indexed.map((row) => row.file),
       join(work, "raw.db"),
     );
+    const parsing = await parseSeconds(indexed.map((row) => row.file));
 
     const queries: string[] = [];
     for (let i = 0; queries.length < 150 && symbols.length > 0; i++) {
@@ -117,6 +119,10 @@ async function main(): Promise<void> {
         `${raw.seconds.toFixed(2)} s (${rawRate.toFixed(2)} MB/s)`,
       ],
       ["ratio ctx / raw FTS5 rate", `${((100 * ours) / rawRate).toFixed(1)} % (target ≥ 25 %)`],
+      [
+        "tree-sitter parsing alone",
+        `${parsing.toFixed(2)} s on one thread (${(parsing / 2).toFixed(2)} s of wall time on 2 cores at best)`,
+      ],
       ["no-op re-index", `${noopSeconds.toFixed(3)} s (${noop.unchanged} unchanged; target < 1 s)`],
       [
         "query (budget 4000): p50 / p99",
