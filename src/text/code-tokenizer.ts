@@ -38,8 +38,19 @@ function widthAt(text: string, index: number): number {
   return (text.codePointAt(index) as number) > 0xffff ? 2 : 1;
 }
 
-/** Calls `emit` with each index term of `text`, in order (see indexTerms). */
-function scanTerms(text: string, emit: (term: string) => void): void {
+/**
+ * Splits text into index terms the way code is searched: every identifier is kept
+ * whole and, when it is compound (camelCase, PascalCase, snake_case, kebab-case,
+ * digits), also as its parts; all lower-cased. `getHTTPResponse2` gives
+ * `gethttpresponse2 get http response 2`; `retry-config` gives
+ * `retryconfig retry config`.
+ *
+ * Words are runs of letters, digits and underscores in any script, joined by
+ * single hyphens (`[\p{L}\p{N}_]+(?:-[\p{L}\p{N}_]+)*`); indexing spends much of
+ * its time here, so ASCII is scanned by hand and only words outside ASCII use
+ * the Unicode expressions.
+ */
+export function indexTerms(text: string, into: string[] = []): string[] {
   const length = text.length;
   let i = 0;
   while (i < length) {
@@ -80,7 +91,7 @@ function scanTerms(text: string, emit: (term: string) => void): void {
     if (i - start > MAX_TERM_LENGTH) continue;
     const word = text.slice(start, i);
     if (!ascii) {
-      emitCompound(word, emit);
+      pushCompound(word, into);
       continue;
     }
     // A word with nothing that could start a second sub-word: [a-z]+, [A-Z][a-z]*, [0-9]+.
@@ -89,19 +100,20 @@ function scanTerms(text: string, emit: (term: string) => void): void {
       ((digits === 0 && (uppers === 0 || (uppers === 1 && firstUpper))) ||
         (uppers === 0 && lowers === 0));
     if (simple) {
-      emit(uppers === 0 ? word : word.toLowerCase());
+      into.push(uppers === 0 ? word : word.toLowerCase());
       continue;
     }
-    emitAsciiCompound(word, joins, emit);
+    pushAsciiCompound(word, joins, into);
   }
+  return into;
 }
 
 /** A compound ASCII word: its whole form, then its parts when it has more than one. */
-function emitAsciiCompound(word: string, joins: number, emit: (term: string) => void): void {
+function pushAsciiCompound(word: string, joins: number, into: string[]): void {
   const lower = word.toLowerCase();
   const whole = joins === 0 ? lower : lower.replace(/[-_]/g, "");
   if (whole.length === 0) return;
-  emit(whole);
+  into.push(whole);
   const parts: string[] = [];
   const length = word.length;
   let i = 0;
@@ -127,33 +139,16 @@ function emitAsciiCompound(word: string, joins: number, emit: (term: string) => 
     i = end;
   }
   // A word that is one sub-word ("_private", "HTTP") adds nothing beyond its whole form.
-  if (parts.length > 1) for (const part of parts) emit(part);
+  if (parts.length > 1) into.push(...parts);
 }
 
 /** The same for a word with characters outside ASCII, by the Unicode definitions. */
-function emitCompound(word: string, emit: (term: string) => void): void {
+function pushCompound(word: string, into: string[]): void {
   const whole = word.replace(/[-_]/g, "").toLowerCase();
   if (whole.length === 0) return;
-  emit(whole);
+  into.push(whole);
   const parts = Array.from(word.matchAll(SUB_WORD), (part) => part[0].toLowerCase());
-  if (parts.length > 1) for (const part of parts) emit(part);
-}
-
-/**
- * Splits text into index terms the way code is searched: every identifier is kept
- * whole and, when it is compound (camelCase, PascalCase, snake_case, kebab-case,
- * digits), also as its parts; all lower-cased. `getHTTPResponse2` gives
- * `gethttpresponse2 get http response 2`; `retry-config` gives
- * `retryconfig retry config`.
- *
- * Words are runs of letters, digits and underscores in any script, joined by
- * single hyphens (`[\p{L}\p{N}_]+(?:-[\p{L}\p{N}_]+)*`); indexing spends much of
- * its time here, so ASCII is scanned by hand and only words outside ASCII use
- * the Unicode expressions.
- */
-export function indexTerms(text: string, into: string[] = []): string[] {
-  scanTerms(text, (term) => into.push(term));
-  return into;
+  if (parts.length > 1) into.push(...parts);
 }
 
 /** Index terms joined by spaces: what a full-text column stores. */

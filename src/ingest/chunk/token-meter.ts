@@ -35,16 +35,17 @@ const SURELY_OVER_RATIO = 2;
  */
 const MAX_WIDE_ESTIMATED = 2;
 
+/** Filled by each estimate and read at once; one object, since this runs for every line. */
 const shape: TextShape = { letters: 0, vowels: 0, longestRun: 0, wide: 0 };
 
 /**
  * Lines the estimate can be far under: few vowels or long unbroken runs (base64,
  * hex, scrambled text), or more than a few characters outside ASCII.
  */
-function isIrregular(line: string, shape: TextShape): boolean {
-  if (shape.wide > MAX_WIDE_ESTIMATED) return true;
+function isIrregular(line: string, seen: TextShape): boolean {
+  if (seen.wide > MAX_WIDE_ESTIMATED) return true;
   if (line.length < 24) return false;
-  return shape.longestRun >= 40 || (shape.letters >= 16 && shape.vowels < shape.letters * 0.25);
+  return seen.longestRun >= 40 || (seen.letters >= 16 && seen.vowels < seen.letters * 0.25);
 }
 
 export class TokenMeter {
