@@ -27,7 +27,7 @@ export {
   type TokenBudget,
 } from "./core/strategy.js";
 export type { TextBackend, TextHit, TextQuery } from "./core/text-backend.js";
-export type { TokenCounter } from "./core/token-counter.js";
+export type { TokenCounter, WordVocabulary } from "./core/token-counter.js";
 export type {
   ChunkKind,
   IndexReport,

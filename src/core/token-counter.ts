@@ -8,4 +8,15 @@ export interface TokenCounter {
    * `limit`; lets a counter stop early on long text. Defaults to `count`.
    */
   countUpTo?(text: string, limit: number): number;
+  /**
+   * The words the counter's vocabulary holds as one token (alone or after a
+   * space), by the hash of tokens/word-hash.ts: where most of a text's words are
+   * not among them (random strings, made-up words) BPE spends two to three times
+   * what a fast estimate expects. Counters without a vocabulary leave it out.
+   */
+  vocabulary?(): WordVocabulary;
+}
+
+export interface WordVocabulary {
+  hasWord(hash: number): boolean;
 }

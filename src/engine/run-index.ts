@@ -21,7 +21,7 @@ import { indexProject } from "./index-project.js";
  * Bumped when chunking, tokenizing or structural contexts change in a way that
  * makes stored chunks stale: the next run then re-reads every file.
  */
-export const INGEST_VERSION = "4";
+export const INGEST_VERSION = "5";
 
 export interface IndexRunOptions {
   readonly choice: GeneratorChoice;

@@ -1,4 +1,5 @@
-import type { TokenCounter } from "../core/token-counter.js";
+import type { TokenCounter, WordVocabulary } from "../core/token-counter.js";
+import { WORD_HASH_START, wordHashEnd, wordHashStep } from "./word-hash.js";
 
 const LOWER = 1;
 const UPPER = 2;
@@ -26,13 +27,15 @@ export interface TextShape {
   longestRun: number;
   /** Characters outside ASCII. */
   wide: number;
+  /** Letters in words the vocabulary passed to the estimate does not hold (0 without one). */
+  unknownLetters: number;
 }
 
 const VOWEL = new Uint8Array(128).map((_, code) =>
   "aeiouyAEIOUY".includes(String.fromCharCode(code)) ? 1 : 0,
 );
 
-const scratch: TextShape = { letters: 0, vowels: 0, longestRun: 0, wide: 0 };
+const scratch: TextShape = { letters: 0, vowels: 0, longestRun: 0, wide: 0, unknownLetters: 0 };
 
 /**
  * A fast token estimate that errs high, shaped like the pre-tokenizers of BPE
@@ -48,9 +51,15 @@ export function estimateTokens(text: string): number {
 
 /**
  * estimateTokens, also filling `shape`: one pass over the text, since the
- * chunker needs both for every line it reads.
+ * chunker needs both for every line it reads. Letter runs are cut as BPE
+ * pre-tokenizers cut them ("HTTPResponse", "get" + "HTTP"), so they can be
+ * looked up in `vocabulary` as words.
  */
-export function estimateWithShape(text: string, shape: TextShape): number {
+export function estimateWithShape(
+  text: string,
+  shape: TextShape,
+  vocabulary: WordVocabulary | null = null,
+): number {
   let tokens = 0;
   let run = 0;
   let runClass = 0;
@@ -61,6 +70,8 @@ export function estimateWithShape(text: string, shape: TextShape): number {
   let base64Run = 0;
   let longestRun = 0;
   let wide = 0;
+  let unknown = 0;
+  let word = WORD_HASH_START;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
     const kind = code < 128 ? (CLASS[code] as number) : WIDE;
@@ -77,6 +88,7 @@ export function estimateWithShape(text: string, shape: TextShape): number {
     }
     if (kind === SPACE) {
       tokens += runCost(run, runClass, upperOnly);
+      unknown += unknownRun(run, runClass, word, vocabulary);
       run = 0;
       runClass = 0;
       blank++;
@@ -95,21 +107,26 @@ export function estimateWithShape(text: string, shape: TextShape): number {
         !(kind === UPPER && runClass === LOWER);
       if (!continues) {
         tokens += runCost(run, runClass, upperOnly);
+        unknown += unknownRun(run, runClass, word, vocabulary);
         run = 0;
         upperOnly = true;
+        word = WORD_HASH_START;
       }
       if (kind === LOWER) upperOnly = false;
       runClass = kind;
       run++;
+      word = wordHashStep(word, code);
     } else if (kind === DIGIT) {
       if (runClass !== DIGIT) {
         tokens += runCost(run, runClass, upperOnly);
+        unknown += unknownRun(run, runClass, word, vocabulary);
         run = 0;
       }
       runClass = DIGIT;
       run++;
     } else {
       tokens += runCost(run, runClass, upperOnly) + (kind === WIDE ? 1.5 : 1);
+      unknown += unknownRun(run, runClass, word, vocabulary);
       run = 0;
       runClass = 0;
     }
@@ -118,8 +135,20 @@ export function estimateWithShape(text: string, shape: TextShape): number {
   shape.vowels = vowels;
   shape.longestRun = Math.max(longestRun, base64Run);
   shape.wide = wide;
+  shape.unknownLetters = unknown + unknownRun(run, runClass, word, vocabulary);
   tokens += runCost(run, runClass, upperOnly) + (blank > 0 ? 1 : 0);
   return Math.ceil(tokens);
+}
+
+/** The run's length when it is a word `vocabulary` does not hold, else 0. */
+function unknownRun(
+  run: number,
+  runClass: number,
+  word: number,
+  vocabulary: WordVocabulary | null,
+): number {
+  if (vocabulary === null || run === 0 || (runClass !== LOWER && runClass !== UPPER)) return 0;
+  return vocabulary.hasWord(wordHashEnd(word)) ? 0 : run;
 }
 
 /** Tokens of a run of letters or digits. */

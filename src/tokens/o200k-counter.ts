@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
 import type { TokenCounter } from "../core/token-counter.js";
+import { o200kWords } from "./o200k-words.js";
 
 interface O200k {
   countTokens(text: string, options?: object): number;
@@ -32,4 +33,5 @@ export const o200kCounter: TokenCounter = {
     const within = o200k().isWithinTokenLimit(text, limit, options(text));
     return within === false ? limit + 1 : within;
   },
+  vocabulary: o200kWords,
 };

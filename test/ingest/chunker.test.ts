@@ -268,6 +268,47 @@ describe("chunk size", () => {
   });
 });
 
+describe("chunk size on text the vocabulary does not know", () => {
+  const letters = [..."abcdefghijklmnopqrstuvwxyzKQXZJ"];
+  const randomWord = fc
+    .array(fc.constantFrom(...letters), { minLength: 1, maxLength: 12 })
+    .map((chars) => chars.join(""));
+  const madeUpWord = fc
+    .array(fc.tuple(fc.constantFrom(..."bcdfghklmnprstvz"), fc.constantFrom(..."aeiou")), {
+      minLength: 2,
+      maxLength: 5,
+    })
+    .map((syllables) => syllables.map(([c, v]) => c + v).join(""));
+  const line = fc
+    .tuple(
+      fc.array(fc.oneof(randomWord, madeUpWord), { minLength: 1, maxLength: 8 }),
+      fc.constantFrom(" ", ".", "_", ", "),
+    )
+    .map(([words, separator]) => words.join(separator));
+
+  it("never exceeds the limit on random letter strings and made-up words", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(line, { minLength: 20, maxLength: 200 }),
+        fc.constantFrom("x.ts", "x.txt", "x.md"),
+        fc.integer({ min: 32, max: 400 }),
+        async (lines, file, maxTokens) => {
+          const limits = { ...DEFAULT_CHUNK_LIMITS, maxTokens };
+          const result = await new DocumentChunker(limits, o200kCounter).chunk(
+            file,
+            lines.join("\n"),
+          );
+          for (const chunk of result.chunks) {
+            const indexed = chunk.header ? `${chunk.header}\n${chunk.content}` : chunk.content;
+            expect(o200kCounter.count(indexed)).toBeLessThanOrEqual(maxTokens);
+          }
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+});
+
 describe("chunk size outside ASCII", () => {
   it("counts braille, CJK and symbol lines exactly, where BPE spends bytes, not characters", async () => {
     const braille = "⠓⠑⠇⠇⠕⠀⠍⠽⠀⠝⠁⠍⠑⠀⠊⠎⠀⠃⠑⠑⠀⠁⠝⠙⠀⠊⠀⠇⠊⠅⠑⠀⠙⠕⠛";

@@ -1,4 +1,4 @@
-import type { TokenCounter } from "../../core/token-counter.js";
+import type { TokenCounter, WordVocabulary } from "../../core/token-counter.js";
 import {
   estimateTokens,
   estimateWithShape,
@@ -35,26 +35,37 @@ const SURELY_OVER_RATIO = 2;
  */
 const MAX_WIDE_ESTIMATED = 2;
 
+/** Lines with more of their letters in words the vocabulary does not know are counted exactly. */
+const MAX_UNKNOWN_WORD_SHARE = 0.6;
+
 /** Filled by each estimate and read at once; one object, since this runs for every line. */
-const shape: TextShape = { letters: 0, vowels: 0, longestRun: 0, wide: 0 };
+const shape: TextShape = { letters: 0, vowels: 0, longestRun: 0, wide: 0, unknownLetters: 0 };
 
 /**
- * Lines the estimate can be far under: few vowels or long unbroken runs (base64,
- * hex, scrambled text), or more than a few characters outside ASCII.
+ * Text the estimate can be far under: more than a few characters outside ASCII,
+ * mostly words the vocabulary does not know (random strings, made-up words),
+ * long unbroken runs or few vowels (base64, hex, scrambled text).
  */
-function isIrregular(line: string, seen: TextShape): boolean {
-  if (seen.wide > MAX_WIDE_ESTIMATED) return true;
-  if (line.length < 24) return false;
-  return seen.longestRun >= 40 || (seen.letters >= 16 && seen.vowels < seen.letters * 0.25);
+function isIrregular(seen: TextShape): boolean {
+  return (
+    seen.wide > MAX_WIDE_ESTIMATED ||
+    seen.unknownLetters > seen.letters * MAX_UNKNOWN_WORD_SHARE ||
+    seen.longestRun >= 40 ||
+    (seen.letters >= 16 && seen.vowels < seen.letters * 0.25)
+  );
 }
 
 export class TokenMeter {
-  constructor(private readonly exact: TokenCounter) {}
+  private readonly vocabulary: WordVocabulary | null;
 
-  /** Cost of one line for LineText: the estimate, or the exact count for irregular lines. */
+  constructor(private readonly exact: TokenCounter) {
+    this.vocabulary = exact.vocabulary?.() ?? null;
+  }
+
+  /** Cost of one line for LineText: the estimate, or the exact count where the estimate can be far under. */
   readonly lineCost = (line: string): number => {
-    const estimate = estimateWithShape(line, shape);
-    return isIrregular(line, shape) ? this.exact.count(line) : estimate;
+    const estimate = estimateWithShape(line, shape, this.vocabulary);
+    return isIrregular(shape) ? this.exact.count(line) : estimate;
   };
 
   estimate(text: string): number {
@@ -66,10 +77,14 @@ export class TokenMeter {
    * exact count; any number above `limit` means "does not fit".
    */
   measure(text: string, limit: number): number {
-    const estimate = estimateWithShape(text, shape);
-    return estimate * SAFE_RATIO <= limit && shape.wide <= MAX_WIDE_ESTIMATED
-      ? estimate
-      : this.exactUpTo(text, limit);
+    const estimate = estimateWithShape(text, shape, this.vocabulary);
+    // SAFE_RATIO was measured on base64 and scrambled text: only what it did not
+    // see (characters outside ASCII, made-up words between breaks) needs counting.
+    const unseen =
+      shape.wide > MAX_WIDE_ESTIMATED ||
+      (shape.unknownLetters > shape.letters * MAX_UNKNOWN_WORD_SHARE && shape.longestRun < 40);
+    const trusted = estimate * SAFE_RATIO <= limit && !unseen;
+    return trusted ? estimate : this.exactUpTo(text, limit);
   }
 
   /** The exact count when at most `limit`, else a number above it. */
