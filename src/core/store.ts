@@ -128,6 +128,12 @@ export interface Store extends TextBackend {
   touchDocument(documentId: number, size: number, mtimeMs: number): Promise<void>;
   /** Deletes documents, their chunks and index entries, atomically. */
   removeDocuments(documentIds: readonly number[]): Promise<void>;
+  /**
+   * Reclaims the space and search time that deleted index entries still take,
+   * once they add up to enough to be worth it; cheap when they do not. Called
+   * at the end of an index run.
+   */
+  compact(): Promise<void>;
   getChunks(chunkIds: readonly number[]): Promise<StoredChunk[]>;
   /** Chunks of one document in line order. */
   getDocumentChunks(resourceId: string, path: string): Promise<StoredChunk[]>;

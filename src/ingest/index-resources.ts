@@ -111,6 +111,7 @@ export async function indexResources(
     await options.store.recordRun(resource.id, runSkipped, new Date().toISOString());
     addSkips(skipped, runSkipped);
   }
+  await options.store.compact();
   return { resources, ...counts, skipped, elapsedMs: Math.round(performance.now() - started) };
 }
 

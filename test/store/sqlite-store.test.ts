@@ -64,6 +64,49 @@ describe("SqliteStore", () => {
     await store.close();
   });
 
+  it("rewrites many documents and reclaims their old full-text rows when compacted", async () => {
+    const file = join(tempDir(), "index.db");
+    const store = SqliteStore.open(file, { create: true });
+    const resource = await store.ensureResource("/repo", "git");
+    const paths = Array.from({ length: 1200 }, (_, i) => `src/file${i}.ts`);
+    await store.writeDocuments(
+      paths.map((path, i) => document(resource.id, path, `function oldName${i}() {}`)),
+    );
+    // Half of them change: their old rows stay in the index until compaction.
+    await store.writeDocuments(
+      paths
+        .slice(0, 600)
+        .map((path, i) => document(resource.id, path, `function newName${i}() {}`)),
+    );
+    const indexBytes = () =>
+      (
+        new Database(file, { readonly: true })
+          .prepare("SELECT sum(length(block)) AS bytes FROM chunks_fts_data")
+          .get() as { bytes: number }
+      ).bytes;
+    const before = indexBytes();
+
+    await store.compact();
+
+    expect(indexBytes()).toBeLessThan(before * 0.8);
+    expect(await store.getMeta("fts_deleted_rows")).toBeNull();
+    expect(await store.searchText({ terms: ["oldname7"], limit: 10 })).toEqual([]);
+    expect((await store.searchText({ terms: ["newname7"], limit: 10 })).length).toBe(1);
+    expect((await store.searchText({ terms: ["oldname700"], limit: 10 })).length).toBe(1);
+    expect((await store.stats()).documents).toBe(1200);
+    await store.close();
+  });
+
+  it("leaves the full-text index alone when few rows were deleted", async () => {
+    const store = SqliteStore.open(join(tempDir(), "index.db"), { create: true });
+    const resource = await store.ensureResource("/repo", "git");
+    await store.writeDocuments([document(resource.id, "a.ts", "function first() {}")]);
+    await store.writeDocuments([document(resource.id, "a.ts", "function second() {}")]);
+    await store.compact();
+    expect(await store.getMeta("fts_deleted_rows")).toBe("1");
+    await store.close();
+  });
+
   it("writes a batch of documents all or nothing, keeping what was stored", async () => {
     const store = SqliteStore.open(join(tempDir(), "index.db"), { create: true });
     const resource = await store.ensureResource("/repo", "git");

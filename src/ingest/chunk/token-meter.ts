@@ -57,10 +57,14 @@ function isIrregular(seen: TextShape): boolean {
 }
 
 export class TokenMeter {
-  private readonly vocabulary: WordVocabulary | null;
+  private words: WordVocabulary | null | undefined;
 
-  constructor(private readonly exact: TokenCounter) {
-    this.vocabulary = exact.vocabulary?.() ?? null;
+  constructor(private readonly exact: TokenCounter) {}
+
+  /** Built on first use: a run with nothing to read never loads the vocabulary. */
+  private get vocabulary(): WordVocabulary | null {
+    if (this.words === undefined) this.words = this.exact.vocabulary?.() ?? null;
+    return this.words;
   }
 
   /** Cost of one line for LineText: the estimate, or the exact count where the estimate can be far under. */

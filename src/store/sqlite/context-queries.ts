@@ -33,6 +33,8 @@ export function updateChunkContexts(
     "INSERT INTO chunks_fts (rowid, path, symbols, context, body) VALUES (?, ?, ?, ?, ?)",
   );
   db.transaction(() => {
+    // All deletes before all inserts: an FTS5 delete flushes the inserts pending
+    // before it, so alternating them wrote a segment per chunk.
     for (const update of updates) {
       setChunk.run(
         update.context,
@@ -42,8 +44,9 @@ export function updateChunkContexts(
         update.chunkId,
       );
       dropFts.run(update.chunkId);
-      const { search } = update;
-      addFts.run(update.chunkId, search.path, search.symbols, search.context, search.body);
+    }
+    for (const { chunkId, search } of updates) {
+      addFts.run(chunkId, search.path, search.symbols, search.context, search.body);
     }
   })();
 }
