@@ -141,10 +141,9 @@ export class SqliteStore implements Store {
 
   async writeDocuments(documents: readonly DocumentToStore[]): Promise<void> {
     if (documents.length === 0) return;
-    // One transaction for many files: FTS5 writes a segment per commit, and
-    // per-file commits made a third of the write time.
-    // Old versions go first: an FTS5 delete flushes the inserts pending before it,
-    // so deletes between inserts cut the batch into a segment per file.
+    // One transaction for many files, since FTS5 writes a segment per commit
+    // (per-file commits made a third of the write time); old versions go first,
+    // since an FTS5 delete flushes the inserts pending before it.
     this.db.transaction(() => {
       for (const document of documents) {
         const old = this.findDocument.get(document.resourceId, document.path) as
