@@ -230,6 +230,21 @@ describe("Markdown chunking", () => {
   });
 });
 
+/** Chunks `text` at `maxTokens` and checks every chunk, header included, by exact o200k count. */
+async function expectChunksWithin(
+  file: string,
+  text: string,
+  maxTokens: number,
+): Promise<ChunkDraft[]> {
+  const limits = { ...DEFAULT_CHUNK_LIMITS, maxTokens };
+  const result = await new DocumentChunker(limits, o200kCounter).chunk(file, text);
+  for (const chunk of result.chunks) {
+    const indexed = chunk.header ? `${chunk.header}\n${chunk.content}` : chunk.content;
+    expect(o200kCounter.count(indexed)).toBeLessThanOrEqual(maxTokens);
+  }
+  return result.chunks;
+}
+
 describe("chunk size", () => {
   it("never exceeds the configured token limit, whatever the text", async () => {
     const line = fc.oneof(
@@ -252,15 +267,7 @@ describe("chunk size", () => {
         fc.constantFrom("x.ts", "x.py", "x.md", "x.txt"),
         fc.integer({ min: 32, max: 400 }),
         async (lines, file, maxTokens) => {
-          const limits = { ...DEFAULT_CHUNK_LIMITS, maxTokens };
-          const result = await new DocumentChunker(limits, o200kCounter).chunk(
-            file,
-            lines.join("\n"),
-          );
-          for (const chunk of result.chunks) {
-            const indexed = chunk.header ? `${chunk.header}\n${chunk.content}` : chunk.content;
-            expect(o200kCounter.count(indexed)).toBeLessThanOrEqual(maxTokens);
-          }
+          await expectChunksWithin(file, lines.join("\n"), maxTokens);
         },
       ),
       { numRuns: 60 },
@@ -293,15 +300,7 @@ describe("chunk size on text the vocabulary does not know", () => {
         fc.constantFrom("x.ts", "x.txt", "x.md"),
         fc.integer({ min: 32, max: 400 }),
         async (lines, file, maxTokens) => {
-          const limits = { ...DEFAULT_CHUNK_LIMITS, maxTokens };
-          const result = await new DocumentChunker(limits, o200kCounter).chunk(
-            file,
-            lines.join("\n"),
-          );
-          for (const chunk of result.chunks) {
-            const indexed = chunk.header ? `${chunk.header}\n${chunk.content}` : chunk.content;
-            expect(o200kCounter.count(indexed)).toBeLessThanOrEqual(maxTokens);
-          }
+          await expectChunksWithin(file, lines.join("\n"), maxTokens);
         },
       ),
       { numRuns: 40 },
@@ -319,13 +318,8 @@ describe("chunk size outside ASCII", () => {
     );
     const source = `def table():\n${lines.join("\n")}\n    return x0\n`;
     for (const maxTokens of [64, 100, 160]) {
-      const limits = { ...DEFAULT_CHUNK_LIMITS, maxTokens };
-      const result = await new DocumentChunker(limits, o200kCounter).chunk("table.py", source);
-      expect(result.chunks.length).toBeGreaterThan(1);
-      for (const chunk of result.chunks) {
-        const indexed = chunk.header ? `${chunk.header}\n${chunk.content}` : chunk.content;
-        expect(o200kCounter.count(indexed)).toBeLessThanOrEqual(maxTokens);
-      }
+      const chunks = await expectChunksWithin("table.py", source, maxTokens);
+      expect(chunks.length).toBeGreaterThan(1);
     }
   });
 });
