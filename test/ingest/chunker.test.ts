@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { ChunkDraft } from "../../src/core/types.js";
 import { DocumentChunker } from "../../src/ingest/chunk/chunk-document.js";
 import { DEFAULT_CHUNK_LIMITS } from "../../src/ingest/chunk/draft-builder.js";
+import { estimateWithShape } from "../../src/tokens/estimate-counter.js";
 import { o200kCounter } from "../../src/tokens/o200k-counter.js";
 
 const fixture = (name: string) =>
@@ -325,6 +326,17 @@ describe("chunk size outside ASCII", () => {
 });
 
 describe("token counting", () => {
+  it("tells words o200k knows from made-up ones, as BPE cuts them", () => {
+    const vocabulary = o200kCounter.vocabulary?.() ?? null;
+    const shape = { letters: 0, vowels: 0, longestRun: 0, wide: 0, unknownLetters: 0 };
+    estimateWithShape("  const geometry = new BufferGeometry(width, height);", shape, vocabulary);
+    expect(shape.unknownLetters).toBe(0);
+    estimateWithShape("bakotimu rezanivo qxzvbk", shape, vocabulary);
+    expect(shape.unknownLetters).toBe(shape.letters);
+    estimateWithShape("bakotimu rezanivo qxzvbk", shape, null);
+    expect(shape.unknownLetters).toBe(0);
+  });
+
   it("counts text that mentions a special token as plain text", () => {
     expect(o200kCounter.count("model stops at <|endoftext|> here")).toBeGreaterThan(5);
     expect(o200kCounter.countUpTo?.("<|endoftext|>", 100)).toBeGreaterThan(1);
