@@ -99,16 +99,15 @@ export function registerStrategiesCommand(
           }
           const settings = engine.config.strategies.settingsFor(name);
           const { capabilities } = strategy;
-          process.stdout.write(
-            [
-              strategy.explain(),
-              "",
-              `backends: ${backendsOf(capabilities)} · resource types: ${capabilities.resourceTypes.join(", ")} · quality ${capabilities.qualityScore}`,
-              `supports: depth/breadth ${capabilities.supportsDepthBreadth}, plan hierarchy ${capabilities.supportsPlanHierarchy}, temporal ${capabilities.supportsTemporal}`,
-              `settings: timeout ${settings.timeoutSeconds} s, max fragments ${settings.maxFragments}, max workers ${settings.maxWorkers}, breaker after ${settings.circuitBreakerThreshold} failures (cool-down ${settings.circuitBreakerCooldownSeconds} s), max budget share ${settings.maxBudgetShare}, enabled ${settings.enabled}`,
-              `breaker: ${engine.pipeline.breakers.state(name)}`,
-            ].join("\n") + "\n",
-          );
+          const lines = [
+            strategy.explain(),
+            "",
+            `backends: ${backendsOf(capabilities)} · resource types: ${capabilities.resourceTypes.join(", ")} · quality ${capabilities.qualityScore}`,
+            `supports: depth/breadth ${capabilities.supportsDepthBreadth}, plan hierarchy ${capabilities.supportsPlanHierarchy}, temporal ${capabilities.supportsTemporal}`,
+            `settings: timeout ${settings.timeoutSeconds} s, max fragments ${settings.maxFragments}, max workers ${settings.maxWorkers}, breaker after ${settings.circuitBreakerThreshold} failures (cool-down ${settings.circuitBreakerCooldownSeconds} s), max budget share ${settings.maxBudgetShare}, enabled ${settings.enabled}`,
+            `breaker: ${engine.pipeline.breakers.state(name)}`,
+          ];
+          process.stdout.write(`${lines.join("\n")}\n`);
           return 0;
         });
       }),
