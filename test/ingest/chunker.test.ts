@@ -310,6 +310,16 @@ describe("chunk size on text the vocabulary does not know", () => {
 });
 
 describe("chunk size outside ASCII", () => {
+  it("cuts a short line of costly characters below sixteen characters, keeping pairs whole", async () => {
+    // Found by the property test: 14 characters that cost 30 tokens, under a 3-token header.
+    const line = "!ࠁƀĤ⟂𐀀𐀀⍀𐀀𐀀";
+    const chunks = await expectChunksWithin("x.md", `# Heading\n${line}`, 32);
+    expect(chunks.length).toBeGreaterThan(2);
+    const pieces = chunks.slice(1).map((chunk) => chunk.content);
+    expect(pieces.join("")).toBe(line);
+    for (const piece of pieces) expect(piece).not.toMatch(/^[\udc00-\udfff]|[\ud800-\udbff]$/);
+  });
+
   it("counts braille, CJK and symbol lines exactly, where BPE spends bytes, not characters", async () => {
     const braille = "⠓⠑⠇⠇⠕⠀⠍⠽⠀⠝⠁⠍⠑⠀⠊⠎⠀⠃⠑⠑⠀⠁⠝⠙⠀⠊⠀⠇⠊⠅⠑⠀⠙⠕⠛";
     const lines = Array.from({ length: 40 }, (_, i) =>

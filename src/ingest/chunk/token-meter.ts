@@ -114,15 +114,21 @@ export class TokenMeter {
     return this.measure(text, limit) <= limit;
   }
 
-  /** Cuts text with no line breaks to spare (minified code, data) into pieces that fit. */
+  /**
+   * Cuts text with no line breaks to spare (minified code, data) into pieces
+   * that fit, down to single characters (rare ones cost BPE several tokens
+   * each), never inside a surrogate pair.
+   */
   cut(text: string, budget: number): string[] {
     const pieces: string[] = [];
     let size = Math.max(16, budget * 2);
     let rest = text;
     while (rest.length > 0) {
-      const piece = rest.slice(0, size);
-      if (!this.fits(piece, budget) && size > 16) {
-        size = Math.max(16, Math.floor(size / 2));
+      const end = characterBoundary(rest, Math.min(size, rest.length));
+      const piece = rest.slice(0, end);
+      const oneCharacter = end <= (isHighSurrogate(rest.charCodeAt(0)) ? 2 : 1);
+      if (!oneCharacter && !this.fits(piece, budget)) {
+        size = Math.max(1, Math.floor(end / 2));
         continue;
       }
       pieces.push(piece);
@@ -130,4 +136,14 @@ export class TokenMeter {
     }
     return pieces;
   }
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+/** `end`, or the nearest cut at or before it that keeps surrogate pairs whole (at least one character). */
+function characterBoundary(text: string, end: number): number {
+  if (end >= text.length || !isHighSurrogate(text.charCodeAt(end - 1))) return end;
+  return end > 1 ? end - 1 : Math.min(2, text.length);
 }
