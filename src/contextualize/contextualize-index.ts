@@ -6,8 +6,7 @@ import {
 import { embedHashOf } from "../core/embed-text.js";
 import type { ChunkContextState, ChunkContextUpdate, ContextStatus, Store } from "../core/store.js";
 import type { StoredChunk } from "../core/types.js";
-import { searchText } from "../ingest/search-text.js";
-import { indexText } from "../text/code-tokenizer.js";
+import { enclosingOf, storedSearchText } from "../ingest/stored-search-text.js";
 import { contextKey } from "./context-key.js";
 import { outlineDocument } from "./document-outline.js";
 import { documentTextFromChunks } from "./document-text.js";
@@ -142,7 +141,7 @@ async function contextualizeDocument(pending: PendingDocument, options: Contextu
       contextKey: key,
       contextStatus: status,
       embedHash: embedHashOf(context, chunk.content),
-      search: searchFor(chunk, byId, context),
+      search: storedSearchText(chunk, byId, context),
     });
 
   if (generator.name === "none" || generator.name === "structural") {
@@ -218,17 +217,6 @@ async function generate(
   }
 }
 
-function enclosingOf(chunk: StoredChunk, byId: ReadonlyMap<number, StoredChunk>): string[] {
-  const symbols: string[] = [];
-  for (let parent = chunk.parentId, depth = 0; parent !== null && depth < 8; depth++) {
-    const owner = byId.get(parent);
-    if (!owner) break;
-    if (owner.symbol) symbols.push(owner.symbol);
-    parent = owner.parentId;
-  }
-  return symbols;
-}
-
 function forContext(chunk: StoredChunk, byId: ReadonlyMap<number, StoredChunk>): ChunkForContext {
   return {
     content: chunk.content,
@@ -241,12 +229,4 @@ function forContext(chunk: StoredChunk, byId: ReadonlyMap<number, StoredChunk>):
     startLine: chunk.startLine,
     endLine: chunk.endLine,
   };
-}
-
-function searchFor(
-  chunk: StoredChunk,
-  byId: ReadonlyMap<number, StoredChunk>,
-  context: string | null,
-) {
-  return searchText(indexText(chunk.path), chunk, enclosingOf(chunk, byId), context);
 }

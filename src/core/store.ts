@@ -129,11 +129,13 @@ export interface Store extends TextBackend {
   /** Deletes documents, their chunks and index entries, atomically. */
   removeDocuments(documentIds: readonly number[]): Promise<void>;
   /**
-   * Reclaims the space and search time that deleted index entries still take,
-   * once they add up to enough to be worth it; cheap when they do not. Called
-   * at the end of an index run.
+   * Once deleted index entries add up to enough to matter, rebuilds the
+   * full-text index from the stored chunks, each document's chunks indexed as
+   * `searchTexts` says (in order): reclaims their space and search time and
+   * puts the ranking statistics right again. Cheap when there is nothing to
+   * do. Called at the end of an index run.
    */
-  compact(): Promise<void>;
+  compact(searchTexts: (documentChunks: readonly StoredChunk[]) => SearchText[]): Promise<void>;
   getChunks(chunkIds: readonly number[]): Promise<StoredChunk[]>;
   /** Chunks of one document in line order. */
   getDocumentChunks(resourceId: string, path: string): Promise<StoredChunk[]>;

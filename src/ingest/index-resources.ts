@@ -15,6 +15,7 @@ import {
 } from "./hydrate/discover-files.js";
 import type { PreparedDocument } from "./prepare-document.js";
 import type { DocumentPreparer } from "./preparer.js";
+import { documentSearchTexts } from "./stored-search-text.js";
 
 export type IndexProgress =
   | { readonly phase: "discover"; readonly root: string }
@@ -111,7 +112,7 @@ export async function indexResources(
     await options.store.recordRun(resource.id, runSkipped, new Date().toISOString());
     addSkips(skipped, runSkipped);
   }
-  await options.store.compact();
+  await options.store.compact(documentSearchTexts);
   return { resources, ...counts, skipped, elapsedMs: Math.round(performance.now() - started) };
 }
 

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { IndexMissingError, SchemaTooNewError, StoreError } from "../../src/core/errors.js";
 import type { DocumentToStore } from "../../src/core/store.js";
 import { withSearchText } from "../../src/ingest/search-text.js";
+import { documentSearchTexts } from "../../src/ingest/stored-search-text.js";
 import { SCHEMA_VERSION } from "../../src/store/sqlite/migrations.js";
 import { SqliteStore } from "../../src/store/sqlite/sqlite-store.js";
 import { tempDir } from "../helpers/temp-dir.js";
@@ -86,7 +87,7 @@ describe("SqliteStore", () => {
       ).bytes;
     const before = indexBytes();
 
-    await store.compact();
+    await store.compact(documentSearchTexts);
 
     expect(indexBytes()).toBeLessThan(before * 0.8);
     expect(await store.getMeta("fts_deleted_rows")).toBeNull();
@@ -94,6 +95,25 @@ describe("SqliteStore", () => {
     expect((await store.searchText({ terms: ["newname7"], limit: 10 })).length).toBe(1);
     expect((await store.searchText({ terms: ["oldname700"], limit: 10 })).length).toBe(1);
     expect((await store.stats()).documents).toBe(1200);
+
+    // Ranking as in a fresh index of the same documents (row count and lengths put right).
+    const fresh = SqliteStore.open(join(tempDir(), "fresh.db"), { create: true });
+    const freshResource = await fresh.ensureResource("/repo", "git");
+    await fresh.writeDocuments(
+      paths.map((path, i) =>
+        document(
+          freshResource.id,
+          path,
+          i < 600 ? `function newName${i}() {}` : `function oldName${i}() {}`,
+        ),
+      ),
+    );
+    const scores = async (from: SqliteStore) =>
+      (await from.searchText({ terms: ["newname7", "oldname700"], limit: 5 }))
+        .map((hit) => `${hit.chunk.path} ${hit.score.toFixed(9)}`)
+        .sort();
+    expect(await scores(store)).toEqual(await scores(fresh));
+    await fresh.close();
     await store.close();
   });
 
@@ -102,7 +122,7 @@ describe("SqliteStore", () => {
     const resource = await store.ensureResource("/repo", "git");
     await store.writeDocuments([document(resource.id, "a.ts", "function first() {}")]);
     await store.writeDocuments([document(resource.id, "a.ts", "function second() {}")]);
-    await store.compact();
+    await store.compact(documentSearchTexts);
     expect(await store.getMeta("fts_deleted_rows")).toBe("1");
     await store.close();
   });

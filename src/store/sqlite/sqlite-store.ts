@@ -9,6 +9,7 @@ import type {
   DocumentToStore,
   EmbeddingWork,
   ProjectRecord,
+  SearchText,
   Store,
   StoreStats,
 } from "../../core/store.js";
@@ -221,14 +222,33 @@ export class SqliteStore implements Store {
     if (rows > 0) this.addDeletedText.run(rows);
   }
 
-  async compact(): Promise<void> {
+  async compact(
+    searchTexts: (documentChunks: readonly StoredChunk[]) => SearchText[],
+  ): Promise<void> {
     const deleted = Number((await this.getMeta(DELETED_TEXT_KEY)) ?? 0);
     if (deleted === 0) return;
     const { chunks } = this.db.prepare("SELECT count(*) AS chunks FROM chunks").get() as {
       chunks: number;
     };
     if (deleted < Math.max(COMPACT_MIN_ROWS, chunks * COMPACT_SHARE)) return;
+    // FTS5 keeps a contentless table's row count and average lengths as they
+    // were when rows are deleted: only indexing the live rows afresh fixes them.
+    const documents = this.db.prepare("SELECT id FROM documents ORDER BY id").all() as {
+      id: number;
+    }[];
+    const documentChunks = this.db.prepare(
+      `SELECT ${CHUNK_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.document_id
+       WHERE c.document_id = ? ORDER BY c.ordinal`,
+    );
     this.db.transaction(() => {
+      this.db.exec("INSERT INTO chunks_fts (chunks_fts) VALUES ('delete-all')");
+      for (const { id } of documents) {
+        const stored = (documentChunks.all(id) as ChunkRow[]).map(toStoredChunk);
+        searchTexts(stored).forEach((search, index) => {
+          const chunk = stored[index] as StoredChunk;
+          this.insertFts.run(chunk.id, search.path, search.symbols, search.context, search.body);
+        });
+      }
       this.db.exec("INSERT INTO chunks_fts (chunks_fts) VALUES ('optimize')");
       this.db.prepare("DELETE FROM ctx_meta WHERE key = ?").run(DELETED_TEXT_KEY);
     })();
