@@ -43,12 +43,12 @@ const DELETED_TEXT_KEY = "fts_deleted_rows";
 
 /**
  * Deleted rows that make compaction worth it: a tenth of the index, at least
- * 500. Rebuilding three.js's 16k chunks takes ~0.75 s; until then BM25 counts
+ * 50. Rebuilding three.js's 16k chunks takes ~0.75 s; until then BM25 counts
  * the deleted rows too (at most a tenth more), and queries over an index with
  * as many deleted rows as live ones took 1.7 times as long.
  */
 const COMPACT_SHARE = 0.1;
-const COMPACT_MIN_ROWS = 500;
+const COMPACT_MIN_ROWS = 50;
 
 /** Vectors per embedder from which search uses an HNSW index instead of exact search. */
 export const DEFAULT_ANN_THRESHOLD = 100_000;
