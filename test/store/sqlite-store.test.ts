@@ -117,6 +117,50 @@ describe("SqliteStore", () => {
     await store.close();
   });
 
+  it("keeps the full-text table's definition and gives a rebuild up when documents change meanwhile", async () => {
+    const file = join(tempDir(), "index.db");
+    const store = SqliteStore.open(file, { create: true });
+    const resource = await store.ensureResource("/repo", "git");
+    const paths = Array.from({ length: 300 }, (_, i) => `src/file${i}.ts`);
+    await store.writeDocuments(
+      paths.map((path, i) => document(resource.id, path, `function a${i}() {}`)),
+    );
+    await store.writeDocuments(
+      paths.map((path, i) => document(resource.id, path, `function b${i}() {}`)),
+    );
+    // Table definitions and FTS5 settings (a renamed table's name comes back quoted).
+    const schema = () => {
+      const db = new Database(file, { readonly: true });
+      const tables = (
+        db
+          .prepare(
+            "SELECT name, sql FROM sqlite_master WHERE name LIKE 'chunks_fts%' ORDER BY name",
+          )
+          .all() as { name: string; sql: string }[]
+      ).map(({ name, sql }) => `${name}: ${sql.replace(/["'](chunks_fts\w*)["']/g, "$1")}`);
+      const settings = db.prepare("SELECT k, v FROM chunks_fts_config ORDER BY k").all();
+      db.close();
+      return { tables, settings };
+    };
+    const before = schema();
+
+    // The first batch is indexed before compact() first yields; a write then makes it give up.
+    const compacting = store.compact(documentSearchTexts);
+    await store.writeDocuments([document(resource.id, "src/late.ts", "function lateComer() {}")]);
+    await compacting;
+    expect(schema()).toEqual(before);
+    expect(await store.getMeta("fts_deleted_rows")).toBe("300");
+    expect((await store.searchText({ terms: ["latecomer"], limit: 5 })).length).toBe(1);
+
+    await store.compact(documentSearchTexts);
+    expect(schema()).toEqual(before);
+    expect(await store.getMeta("fts_deleted_rows")).toBeNull();
+    expect((await store.searchText({ terms: ["latecomer"], limit: 5 })).length).toBe(1);
+    expect((await store.searchText({ terms: ["b299"], limit: 5 })).length).toBe(1);
+    expect(await store.searchText({ terms: ["a299"], limit: 5 })).toEqual([]);
+    await store.close();
+  });
+
   it("leaves the full-text index alone when few rows were deleted", async () => {
     const store = SqliteStore.open(join(tempDir(), "index.db"), { create: true });
     const resource = await store.ensureResource("/repo", "git");

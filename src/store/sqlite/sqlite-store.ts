@@ -35,20 +35,9 @@ import { pathFilter } from "./path-filter.js";
 import * as projects from "./project-queries.js";
 import * as resources from "./resource-queries.js";
 import { CHUNK_COLUMNS, type ChunkRow, toStoredChunk } from "./rows.js";
+import { TextCompaction } from "./text-compaction.js";
 import { loadVectorExtension } from "./vector-extension.js";
 import * as vectors from "./vector-queries.js";
-
-/** Where the count of full-text rows deleted since the last compaction is kept. */
-const DELETED_TEXT_KEY = "fts_deleted_rows";
-
-/**
- * Deleted rows that make compaction worth it: a tenth of the index, at least
- * 50. Rebuilding three.js's 16k chunks takes ~0.75 s; until then BM25 counts
- * the deleted rows too (at most a tenth more), and queries over an index with
- * as many deleted rows as live ones took 1.7 times as long.
- */
-const COMPACT_SHARE = 0.1;
-const COMPACT_MIN_ROWS = 50;
 
 /** Vectors per embedder from which search uses an HNSW index instead of exact search. */
 export const DEFAULT_ANN_THRESHOLD = 100_000;
@@ -70,7 +59,7 @@ export class SqliteStore implements Store {
   private readonly deleteFts: Database.Statement;
   private readonly deleteChunks: Database.Statement;
   private readonly deleteDocumentRow: Database.Statement;
-  private readonly addDeletedText: Database.Statement;
+  private readonly compaction: TextCompaction;
   private readonly insertDocument: Database.Statement;
   private readonly insertChunk: Database.Statement;
   private readonly insertFts: Database.Statement;
@@ -93,10 +82,7 @@ export class SqliteStore implements Store {
     this.deleteFts = db.prepare("DELETE FROM chunks_fts WHERE rowid = ?");
     this.deleteChunks = db.prepare("DELETE FROM chunks WHERE document_id = ?");
     this.deleteDocumentRow = db.prepare("DELETE FROM documents WHERE id = ?");
-    this.addDeletedText = db.prepare(
-      `INSERT INTO ctx_meta (key, value) VALUES ('${DELETED_TEXT_KEY}', CAST(? AS INTEGER))
-       ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + CAST(excluded.value AS INTEGER)`,
-    );
+    this.compaction = new TextCompaction(db);
     this.insertDocument = db.prepare(
       `INSERT INTO documents (resource_id, path, language, size, mtime_ms, hash)
        VALUES (?, ?, ?, ?, ?, ?)`,
@@ -154,6 +140,7 @@ export class SqliteStore implements Store {
         if (old) this.deleteDocument(old.id);
       }
       for (const document of documents) this.insertDocumentAndChunks(document);
+      this.compaction.recordWrite(0);
     })();
   }
 
@@ -213,46 +200,15 @@ export class SqliteStore implements Store {
     // index, which made every changed file cost a pass over all chunks.
     const chunkIds = this.documentChunkIds.all(documentId) as { id: number }[];
     for (const { id } of chunkIds) this.deleteFts.run(id);
-    this.countDeletedText(chunkIds.length);
+    this.compaction.recordWrite(chunkIds.length);
     this.deleteChunks.run(documentId);
     this.deleteDocumentRow.run(documentId);
-  }
-
-  /** Counts full-text rows deleted since the last compaction (they stay in the index until then). */
-  private countDeletedText(rows: number): void {
-    if (rows > 0) this.addDeletedText.run(rows);
   }
 
   async compact(
     searchTexts: (documentChunks: readonly StoredChunk[]) => SearchText[],
   ): Promise<void> {
-    const deleted = Number((await this.getMeta(DELETED_TEXT_KEY)) ?? 0);
-    if (deleted === 0) return;
-    const { chunks } = this.db.prepare("SELECT count(*) AS chunks FROM chunks").get() as {
-      chunks: number;
-    };
-    if (deleted < Math.max(COMPACT_MIN_ROWS, chunks * COMPACT_SHARE)) return;
-    // FTS5 keeps a contentless table's row count and average lengths as they
-    // were when rows are deleted: only indexing the live rows afresh fixes them.
-    const documents = this.db.prepare("SELECT id FROM documents ORDER BY id").all() as {
-      id: number;
-    }[];
-    const documentChunks = this.db.prepare(
-      `SELECT ${CHUNK_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.document_id
-       WHERE c.document_id = ? ORDER BY c.ordinal`,
-    );
-    this.db.transaction(() => {
-      this.db.exec("INSERT INTO chunks_fts (chunks_fts) VALUES ('delete-all')");
-      for (const { id } of documents) {
-        const stored = (documentChunks.all(id) as ChunkRow[]).map(toStoredChunk);
-        searchTexts(stored).forEach((search, index) => {
-          const chunk = stored[index] as StoredChunk;
-          this.insertFts.run(chunk.id, search.path, search.symbols, search.context, search.body);
-        });
-      }
-      this.db.exec("INSERT INTO chunks_fts (chunks_fts) VALUES ('optimize')");
-      this.db.prepare("DELETE FROM ctx_meta WHERE key = ?").run(DELETED_TEXT_KEY);
-    })();
+    await this.compaction.compact(searchTexts);
   }
 
   async searchText(query: TextQuery): Promise<TextHit[]> {
@@ -397,8 +353,10 @@ export class SqliteStore implements Store {
   }
 
   async updateChunkContexts(updates: readonly ChunkContextUpdate[]): Promise<void> {
-    contexts.updateChunkContexts(this.db, updates);
-    this.countDeletedText(updates.length);
+    this.db.transaction(() => {
+      contexts.updateChunkContexts(this.db, updates);
+      this.compaction.recordWrite(updates.length);
+    })();
   }
 
   async getCachedContexts(keys: readonly string[]): Promise<Map<string, string>> {

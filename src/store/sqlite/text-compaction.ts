@@ -1,0 +1,115 @@
+import type Database from "better-sqlite3";
+import type { SearchText } from "../../core/store.js";
+import type { StoredChunk } from "../../core/types.js";
+import { CHUNK_COLUMNS, type ChunkRow, toStoredChunk } from "./rows.js";
+
+/** Where the count of full-text rows deleted since the last compaction is kept. */
+const DELETED_ROWS_KEY = "fts_deleted_rows";
+
+/**
+ * Deleted rows that make compaction worth it: a quarter of the index, at least
+ * 50. Until then BM25 counts the deleted rows too (FTS5 does not lower a
+ * contentless table's row count and average lengths on delete; three full
+ * rewrites of three.js changed 5 of 100 top-10 results), and queries over an
+ * index with as many deleted rows as live ones took 1.7 times as long. Not
+ * sooner: rebuilding costs about what indexing the text did (0.8 s for
+ * three.js), time a serving process takes from the queries it answers.
+ */
+const COMPACT_SHARE = 0.25;
+const COMPACT_MIN_ROWS = 50;
+
+/** Documents indexed per transaction while rebuilding; queries run in between. */
+const REBUILD_BATCH_DOCUMENTS = 100;
+
+/** The full-text table as migration 1 creates it, under `name`. */
+function fullTextTable(name: string): string {
+  return `CREATE VIRTUAL TABLE ${name} USING fts5(
+    path, symbols, context, body,
+    content = '', contentless_delete = 1,
+    tokenize = 'porter unicode61 remove_diacritics 2'
+  );
+  INSERT INTO ${name} (${name}, rank) VALUES ('deletemerge', 100);`;
+}
+
+/** Counts deleted full-text rows and rebuilds the index once they are enough. */
+export class TextCompaction {
+  private readonly addDeleted: Database.Statement;
+  /** Bumped by every write to the full-text index from this connection. */
+  private writes = 0;
+
+  constructor(private readonly db: Database.Database) {
+    this.addDeleted = db.prepare(
+      `INSERT INTO ctx_meta (key, value) VALUES ('${DELETED_ROWS_KEY}', CAST(? AS INTEGER))
+       ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + CAST(excluded.value AS INTEGER)`,
+    );
+  }
+
+  /** Records a write to the full-text index that deleted `rows` rows (inside its transaction). */
+  recordWrite(deletedRows: number): void {
+    this.writes++;
+    if (deletedRows > 0) this.addDeleted.run(deletedRows);
+  }
+
+  /**
+   * Rebuilds the full-text index from the stored chunks into a new table, a
+   * batch of documents per transaction so queries keep being answered from the
+   * old one, then swaps the tables in one short transaction. Gives up (until
+   * the next run) when the chunks change meanwhile, here or in another process.
+   */
+  async compact(
+    searchTexts: (documentChunks: readonly StoredChunk[]) => SearchText[],
+  ): Promise<void> {
+    const { db } = this;
+    const row = db.prepare("SELECT value FROM ctx_meta WHERE key = ?").get(DELETED_ROWS_KEY) as
+      | { value: string }
+      | undefined;
+    const deleted = Number(row?.value ?? 0);
+    const { chunks } = db.prepare("SELECT count(*) AS chunks FROM chunks").get() as {
+      chunks: number;
+    };
+    if (deleted === 0 || deleted < Math.max(COMPACT_MIN_ROWS, chunks * COMPACT_SHARE)) return;
+
+    const writes = this.writes;
+    const version = () => db.pragma("data_version", { simple: true }) as number;
+    const startVersion = version();
+    const unchanged = () => this.writes === writes && version() === startVersion;
+    db.exec(`DROP TABLE IF EXISTS chunks_fts_next; ${fullTextTable("chunks_fts_next")}`);
+    const insert = db.prepare(
+      "INSERT INTO chunks_fts_next (rowid, path, symbols, context, body) VALUES (?, ?, ?, ?, ?)",
+    );
+    const documentChunks = db.prepare(
+      `SELECT ${CHUNK_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.document_id
+       WHERE c.document_id = ? ORDER BY c.ordinal`,
+    );
+    const documents = (
+      db.prepare("SELECT id FROM documents ORDER BY id").all() as { id: number }[]
+    ).map((document) => document.id);
+    for (let start = 0; start < documents.length; start += REBUILD_BATCH_DOCUMENTS) {
+      db.transaction(() => {
+        for (const id of documents.slice(start, start + REBUILD_BATCH_DOCUMENTS)) {
+          const stored = (documentChunks.all(id) as ChunkRow[]).map(toStoredChunk);
+          searchTexts(stored).forEach((search, index) => {
+            const chunk = stored[index] as StoredChunk;
+            insert.run(chunk.id, search.path, search.symbols, search.context, search.body);
+          });
+        }
+      })();
+      await new Promise((resolve) => setImmediate(resolve));
+      if (!unchanged()) {
+        db.exec("DROP TABLE chunks_fts_next");
+        return;
+      }
+    }
+    db.exec("INSERT INTO chunks_fts_next (chunks_fts_next) VALUES ('optimize')");
+    // Immediate: the write lock first, so no other process can commit between the check and the swap.
+    const swapped = db
+      .transaction(() => {
+        if (!unchanged()) return false;
+        db.exec("DROP TABLE chunks_fts; ALTER TABLE chunks_fts_next RENAME TO chunks_fts");
+        db.prepare("DELETE FROM ctx_meta WHERE key = ?").run(DELETED_ROWS_KEY);
+        return true;
+      })
+      .immediate();
+    if (!swapped) db.exec("DROP TABLE chunks_fts_next");
+  }
+}
