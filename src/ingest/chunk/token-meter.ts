@@ -1,9 +1,5 @@
 import type { TokenCounter, WordVocabulary } from "../../core/token-counter.js";
-import {
-  estimateTokens,
-  estimateWithShape,
-  type TextShape,
-} from "../../tokens/estimate-counter.js";
+import { estimateWithShape, type TextShape } from "../../tokens/estimate-counter.js";
 import type { LineText } from "./line-text.js";
 
 /**
@@ -11,7 +7,7 @@ import type { LineText } from "./line-text.js";
  * base64 and scrambled prose, measured on three.js, code-dev, scifact and
  * typescript.js): text estimated under limit/1.8 fits for sure.
  */
-export const SAFE_RATIO = 1.8;
+const SAFE_RATIO = 1.8;
 
 /**
  * The same for summed line costs (`lineCost`), where irregular lines are counted
@@ -43,14 +39,24 @@ const MAX_UNKNOWN_WORD_SHARE = 0.6;
 const shape: TextShape = { letters: 0, vowels: 0, longestRun: 0, wide: 0, unknownLetters: 0 };
 
 /**
- * Text the estimate can be far under: more than a few characters outside ASCII,
- * mostly words the vocabulary does not know (random strings, made-up words),
- * long unbroken runs or few vowels (base64, hex, scrambled text).
+ * Text unlike anything the ratios were measured on: more than a few characters
+ * outside ASCII, or mostly words the vocabulary does not know (random strings,
+ * made-up words) between breaks.
+ */
+function isUnfamiliar(seen: TextShape): boolean {
+  return (
+    seen.wide > MAX_WIDE_ESTIMATED ||
+    (seen.unknownLetters > seen.letters * MAX_UNKNOWN_WORD_SHARE && seen.longestRun < 40)
+  );
+}
+
+/**
+ * Lines the estimate can be far under: unfamiliar text, long unbroken runs or
+ * few vowels (base64, hex, scrambled text).
  */
 function isIrregular(seen: TextShape): boolean {
   return (
-    seen.wide > MAX_WIDE_ESTIMATED ||
-    seen.unknownLetters > seen.letters * MAX_UNKNOWN_WORD_SHARE ||
+    isUnfamiliar(seen) ||
     seen.longestRun >= 40 ||
     (seen.letters >= 16 && seen.vowels < seen.letters * 0.25)
   );
@@ -73,22 +79,14 @@ export class TokenMeter {
     return isIrregular(shape) ? this.exact.count(line) : estimate;
   };
 
-  estimate(text: string): number {
-    return estimateTokens(text);
-  }
-
   /**
    * Tokens of `text`: the estimate when it is safely under `limit`, else the
    * exact count; any number above `limit` means "does not fit".
    */
   measure(text: string, limit: number): number {
     const estimate = estimateWithShape(text, shape, this.vocabulary);
-    // SAFE_RATIO was measured on base64 and scrambled text: only what it did not
-    // see (characters outside ASCII, made-up words between breaks) needs counting.
-    const unseen =
-      shape.wide > MAX_WIDE_ESTIMATED ||
-      (shape.unknownLetters > shape.letters * MAX_UNKNOWN_WORD_SHARE && shape.longestRun < 40);
-    const trusted = estimate * SAFE_RATIO <= limit && !unseen;
+    // SAFE_RATIO already covers base64 and scrambled text, not unfamiliar text.
+    const trusted = estimate * SAFE_RATIO <= limit && !isUnfamiliar(shape);
     return trusted ? estimate : this.exactUpTo(text, limit);
   }
 
