@@ -21,9 +21,9 @@ const QUERY_TEMPLATES = [
 ];
 
 function listFiles(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => join(entry.parentPath, entry.name));
+  return readdirSync(dir, { recursive: true, encoding: "utf8" })
+    .map((relative) => join(dir, relative))
+    .filter((file) => statSync(file).isFile());
 }
 
 function fileSize(path: string): number {
