@@ -1,0 +1,153 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { o200kCounter } from "../../src/tokens/o200k-counter.js";
+
+const require = createRequire(import.meta.url);
+const gptTokenizer = require("gpt-tokenizer/cjs/encoding/o200k_base") as {
+  countTokens(text: string, options?: object): number;
+};
+
+/** gpt-tokenizer's o200k count, special tokens counted as the plain text they are: the oracle. */
+function reference(text: string): number {
+  return gptTokenizer.countTokens(text, { disallowedSpecial: new Set<string>() });
+}
+
+/**
+ * Pieces that exercise every branch of o200k's split pattern: words with and
+ * without a leading space or punctuation, capitals, contractions, digit runs,
+ * punctuation runs ending in line breaks and slashes, every ASCII blank, control
+ * characters, special-token text and characters outside ASCII (accents, CJK,
+ * emoji, a no-break space, which is a blank outside ASCII).
+ */
+const PIECES = [
+  "a",
+  "foo",
+  " bar",
+  "Baz",
+  "HTTP",
+  "HTTPResponse",
+  "getX",
+  "_id",
+  ".map",
+  "(x",
+  "don't",
+  "WE'LL",
+  "it's",
+  "'S",
+  "'ve",
+  "'re",
+  "'d",
+  "'",
+  "0",
+  "12",
+  "12345",
+  " 7",
+  "x2",
+  "3D",
+  " ",
+  "  ",
+  "    ",
+  "\t",
+  "\t\t",
+  "\n",
+  "\n\n",
+  "\r\n",
+  "\v",
+  "\f",
+  " \n",
+  "\n    ",
+  "(",
+  ")",
+  ");",
+  "});\n",
+  "//",
+  "/**",
+  " * ",
+  "*/",
+  "/",
+  "=>",
+  "===",
+  "!=",
+  "{",
+  "}",
+  "[]",
+  "<|endoftext|>",
+  "<|",
+  "|>",
+  "\u0000",
+  "\u001f",
+  "\u007f",
+  "é",
+  "café",
+  "日本語",
+  "—",
+  "😀",
+  "\u00a0",
+  " ñ",
+  "Ω",
+  "ß",
+];
+
+const textFromPieces = fc
+  .array(fc.constantFrom(...PIECES), { maxLength: 60 })
+  .map((pieces) => pieces.join(""));
+
+describe("o200kCounter", () => {
+  it("counts exactly what gpt-tokenizer counts for any mix of code, prose and other scripts", () => {
+    fc.assert(
+      fc.property(textFromPieces, (text) => {
+        expect(o200kCounter.count(text)).toBe(reference(text));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it("counts exactly for arbitrary ASCII and arbitrary Unicode strings", () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.string({ unit: "binary-ascii", maxLength: 200 }),
+          fc.string({ unit: "binary", maxLength: 200 }),
+        ),
+        (text) => {
+          expect(o200kCounter.count(text)).toBe(reference(text));
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("counts every sample source file and each of its line windows exactly", () => {
+    const folder = join(import.meta.dirname, "../fixtures/code");
+    for (const name of readdirSync(folder)) {
+      const text = readFileSync(join(folder, name), "utf8");
+      expect(o200kCounter.count(text), name).toBe(reference(text));
+      const lines = text.split("\n");
+      for (let start = 0; start < lines.length; start += 3) {
+        const window = lines.slice(start, start + 8).join("\n");
+        expect(o200kCounter.count(window), `${name}:${start + 1}`).toBe(reference(window));
+      }
+    }
+  });
+
+  it("merges long pieces that are not one token as BPE does", () => {
+    for (const text of ["x".repeat(300), "ab".repeat(500), "=".repeat(257), " ".repeat(1000)]) {
+      expect(o200kCounter.count(text)).toBe(reference(text));
+    }
+  });
+
+  it("stops early only above the limit: countUpTo is exact up to it", () => {
+    fc.assert(
+      fc.property(textFromPieces, fc.nat(80), (text, limit) => {
+        const exact = reference(text);
+        const counted = o200kCounter.countUpTo?.(text, limit) ?? Number.NaN;
+        if (exact <= limit) expect(counted).toBe(exact);
+        else expect(counted).toBeGreaterThan(limit);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});
