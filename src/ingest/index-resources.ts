@@ -47,6 +47,9 @@ export interface IndexOptions {
 const WRITE_BATCH_FILES = 64;
 const WRITE_BATCH_BYTES = 2 * 1024 * 1024;
 
+/** Bytes of files read ahead of the one being written, whose chunks wait in memory. */
+const MAX_BYTES_AHEAD = 32 * 1024 * 1024;
+
 /** Documents waiting to be written together. */
 class WriteBatch {
   private documents: DocumentToStore[] = [];
@@ -145,9 +148,15 @@ async function indexFiles(
     // Tasks start ahead in a window but finish in file order, so ids are deterministic.
     const inFlight: Promise<PreparedDocument>[] = [];
     let started = 0;
+    let bytesAhead = 0;
     for (let done = 0; done < toRead.length; done++) {
-      while (started < toRead.length && started < done + preparer.parallelism) {
+      while (
+        started < toRead.length &&
+        started < done + preparer.parallelism &&
+        (started === done || bytesAhead < MAX_BYTES_AHEAD)
+      ) {
         const { file, previous } = toRead[started] as (typeof toRead)[number];
+        bytesAhead += file.size;
         const task = preparer.prepare({
           absPath: file.absPath,
           relPath: file.relPath,
@@ -160,6 +169,7 @@ async function indexFiles(
       }
       const { file, previous } = toRead[done] as (typeof toRead)[number];
       const prepared = await (inFlight.shift() as Promise<PreparedDocument>);
+      bytesAhead -= file.size;
       await apply(prepared, file, previous, resourceId, skipped, counts, stale, store, batch);
       if (done % 64 === 0)
         options.onProgress?.({ phase: "index", root, done, total: toRead.length });

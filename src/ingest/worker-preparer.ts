@@ -25,12 +25,20 @@ export type WorkerReply =
 interface Pending {
   readonly resolve: (result: PreparedDocument) => void;
   readonly reject: (error: Error) => void;
-  readonly worker: Worker;
+  /** The worker it was handed to; null while it waits for room. */
+  worker: Worker | null;
   readonly path: string;
 }
 
 /** Tasks kept queued per worker, so a worker never waits for the main thread. */
 const QUEUE_PER_WORKER = 16;
+
+/**
+ * Tasks a caller may keep waiting per worker. Results are written in file order,
+ * so a large file at the head holds back the writing, not the other workers:
+ * they go on with the files behind it while this many wait.
+ */
+const AHEAD_PER_WORKER = 128;
 
 /**
  * Spreads document preparation (parsing, chunking, tokenizing) over worker
@@ -41,10 +49,11 @@ export class WorkerPreparer implements DocumentPreparer {
   private readonly workers: Worker[];
   private readonly load = new Map<Worker, number>();
   private readonly pending = new Map<number, Pending>();
+  private readonly waiting: { readonly id: number; readonly task: PrepareTask }[] = [];
   private nextId = 0;
 
   private constructor(script: string, count: number, config: WorkerConfig) {
-    this.parallelism = count * QUEUE_PER_WORKER;
+    this.parallelism = count * AHEAD_PER_WORKER;
     this.workers = Array.from({ length: count }, () => {
       const worker = new Worker(script, { workerData: config });
       this.load.set(worker, 0);
@@ -65,13 +74,32 @@ export class WorkerPreparer implements DocumentPreparer {
   }
 
   prepare(task: PrepareTask): Promise<PreparedDocument> {
-    const worker = this.leastLoaded();
+    if (this.workers.length === 0) {
+      return Promise.reject(
+        new CtxError("index_worker", `indexing ${task.relPath}: every indexing worker stopped`),
+      );
+    }
     const id = this.nextId++;
-    this.load.set(worker, (this.load.get(worker) ?? 0) + 1);
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject, worker, path: task.relPath });
-      worker.postMessage({ id, task } satisfies WorkerRequest);
+      this.pending.set(id, { resolve, reject, worker: null, path: task.relPath });
+      this.waiting.push({ id, task });
+      this.dispatch();
     });
+  }
+
+  /** Hands waiting tasks, in order, to workers with room in their queue. */
+  private dispatch(): void {
+    while (this.waiting.length > 0) {
+      const worker = this.leastLoaded();
+      const load = this.load.get(worker) ?? 0;
+      if (load >= QUEUE_PER_WORKER) return;
+      const { id, task } = this.waiting.shift() as { id: number; task: PrepareTask };
+      const pending = this.pending.get(id);
+      if (!pending) continue;
+      pending.worker = worker;
+      this.load.set(worker, load + 1);
+      worker.postMessage({ id, task } satisfies WorkerRequest);
+    }
   }
 
   async close(): Promise<void> {
@@ -90,7 +118,8 @@ export class WorkerPreparer implements DocumentPreparer {
     const pending = this.pending.get(reply.id);
     if (!pending) return;
     this.pending.delete(reply.id);
-    this.load.set(pending.worker, (this.load.get(pending.worker) ?? 1) - 1);
+    if (pending.worker) this.load.set(pending.worker, (this.load.get(pending.worker) ?? 1) - 1);
+    this.dispatch();
     if ("error" in reply) {
       pending.reject(
         new CtxError("index_worker", `indexing ${pending.path} failed: ${reply.error}`),
@@ -101,8 +130,12 @@ export class WorkerPreparer implements DocumentPreparer {
   }
 
   private failWorker(worker: Worker, error: Error): void {
+    const index = this.workers.indexOf(worker);
+    if (index >= 0) this.workers.splice(index, 1);
     for (const [id, pending] of this.pending) {
-      if (pending.worker !== worker) continue;
+      // Its own tasks fail; waiting ones go to the workers left, if any.
+      if (pending.worker !== worker && (pending.worker !== null || this.workers.length > 0))
+        continue;
       this.pending.delete(id);
       pending.reject(
         new CtxError(
@@ -114,6 +147,7 @@ export class WorkerPreparer implements DocumentPreparer {
         ),
       );
     }
+    if (this.workers.length === 0) this.waiting.length = 0;
   }
 }
 
