@@ -1,4 +1,5 @@
-import type { AsciiRankTable } from "./o200k-ascii-ranks.js";
+import { pieceTokens } from "./o200k-merge.js";
+import type { O200kTable } from "./o200k-table.js";
 
 const LOWER = 1;
 const UPPER = 2;
@@ -44,7 +45,7 @@ function isBlank(kind: number): boolean {
  * way tiktoken does; stops early once the count passes `limit`.
  */
 export function countAsciiRange(
-  table: AsciiRankTable,
+  table: O200kTable,
   text: string,
   start: number,
   end: number,
@@ -55,9 +56,9 @@ export function countAsciiRange(
   while (at < end && tokens <= limit) {
     const pieceEnd = nextPieceEnd(text, at, end);
     tokens +=
-      pieceEnd - at === 1 || table.rank(text, at, pieceEnd) >= 0
+      pieceEnd - at === 1 || table.rankOfAscii(text, at, pieceEnd) >= 0
         ? 1
-        : cachedMergedTokens(table, text, at, pieceEnd);
+        : pieceTokens(table, text.slice(at, pieceEnd));
     at = pieceEnd;
   }
   return tokens;
@@ -120,77 +121,4 @@ function wordEnd(text: string, at: number, end: number): number {
     (first === 118 && second === 101) || // ve
     (first === 114 && second === 101); // re
   return pair ? word + 3 : word;
-}
-
-/**
- * Pieces that are not one token, with their counts: code repeats them (most of
- * three.js's 190k such pieces are among 36k distinct ones), and merging costs
- * several rank lookups per character. Emptied when full.
- */
-const merged = new Map<string, number>();
-const MERGED_CACHE_SIZE = 50_000;
-
-function cachedMergedTokens(
-  table: AsciiRankTable,
-  text: string,
-  start: number,
-  end: number,
-): number {
-  const piece = text.slice(start, end);
-  let tokens = merged.get(piece);
-  if (tokens === undefined) {
-    tokens = mergedTokens(table, piece, 0, piece.length);
-    if (merged.size >= MERGED_CACHE_SIZE) merged.clear();
-    merged.set(piece, tokens);
-  }
-  return tokens;
-}
-
-const NO_MERGE = 0x7fffffff;
-let starts = new Int32Array(64);
-let ranks = new Int32Array(64);
-
-/**
- * Tokens of one piece that is not itself a token: byte pair merging as tiktoken
- * does it, always merging the adjacent pair of lowest rank (leftmost on ties).
- */
-function mergedTokens(table: AsciiRankTable, text: string, start: number, end: number): number {
-  const length = end - start;
-  if (starts.length <= length) {
-    starts = new Int32Array(length * 2 + 2);
-    ranks = new Int32Array(length * 2 + 2);
-  }
-  for (let i = 0; i <= length; i++) {
-    starts[i] = start + i;
-    ranks[i] = i < length - 1 ? pairRank(table, text, start + i, start + i + 2) : NO_MERGE;
-  }
-  let boundaries = length + 1;
-  while (boundaries > 1) {
-    let lowest = NO_MERGE;
-    let at = -1;
-    for (let i = 0; i < boundaries - 1; i++) {
-      const rank = ranks[i] as number;
-      if (rank < lowest) {
-        lowest = rank;
-        at = i;
-      }
-    }
-    if (at < 0) break;
-    starts.copyWithin(at + 1, at + 2, boundaries);
-    ranks.copyWithin(at, at + 1, boundaries);
-    boundaries--;
-    ranks[at] =
-      at + 2 < boundaries
-        ? pairRank(table, text, starts[at] as number, starts[at + 2] as number)
-        : NO_MERGE;
-    if (at > 0) {
-      ranks[at - 1] = pairRank(table, text, starts[at - 1] as number, starts[at + 1] as number);
-    }
-  }
-  return boundaries - 1;
-}
-
-function pairRank(table: AsciiRankTable, text: string, start: number, end: number): number {
-  const rank = table.rank(text, start, end);
-  return rank < 0 ? NO_MERGE : rank;
 }

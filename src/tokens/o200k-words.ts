@@ -1,8 +1,6 @@
-import { createRequire } from "node:module";
 import type { WordVocabulary } from "../core/token-counter.js";
+import { o200kTable } from "./o200k-table.js";
 import { WORD_HASH_START, wordHashEnd, wordHashStep } from "./word-hash.js";
-
-const require = createRequire(import.meta.url);
 
 const SPACE = 32;
 
@@ -43,22 +41,21 @@ let vocabulary: WordHashSet | null = null;
 
 /**
  * The all-letter tokens of o200k, alone ("Geometry") or after a space
- * (" function"), as word hashes. Built once per thread (~15 ms) from the ranks
- * the tokenizer loads anyway.
+ * (" function"), as word hashes. Built once per thread (~15 ms) from the table
+ * the counter reads anyway.
  */
 export function o200kWords(): WordVocabulary {
   if (vocabulary) return vocabulary;
-  const ranks = (require("gpt-tokenizer/cjs/bpeRanks/o200k_base") as { default: unknown[] })
-    .default;
+  const table = o200kTable();
   const hashes: number[] = [];
-  for (const token of ranks) {
-    if (typeof token !== "string") continue;
-    const from = token.charCodeAt(0) === SPACE ? 1 : 0;
-    if (token.length === from) continue;
+  for (let rank = 0; rank < table.size; rank++) {
+    const length = table.tokenLength(rank);
+    const from = table.tokenByte(rank, 0) === SPACE ? 1 : 0;
+    if (length === from) continue;
     let hash = WORD_HASH_START;
     let letters = true;
-    for (let i = from; i < token.length && letters; i++) {
-      const code = token.charCodeAt(i);
+    for (let i = from; i < length && letters; i++) {
+      const code = table.tokenByte(rank, i);
       letters = isAsciiLetter(code);
       hash = wordHashStep(hash, code);
     }
