@@ -12,11 +12,18 @@ export function contextKey(
   documentHash: string,
   chunkHash: string,
 ): string | null {
-  if (generator.name === "none") return null;
-  if (generator.name === "structural") return STRUCTURAL_CONTEXT_KEY;
+  const shared = sharedContextKey(generator);
+  if (shared !== undefined) return shared;
   return createHash("sha1")
     .update(
       `${generator.name}|${generator.model}|${generator.promptVersion}|${documentHash}|${chunkHash}`,
     )
     .digest("hex");
+}
+
+/** The key every chunk gets from this generator, or undefined where it depends on the chunk. */
+export function sharedContextKey(generator: ContextGenerator): string | null | undefined {
+  if (generator.name === "none") return null;
+  if (generator.name === "structural") return STRUCTURAL_CONTEXT_KEY;
+  return undefined;
 }

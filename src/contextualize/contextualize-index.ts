@@ -7,7 +7,7 @@ import { embedHashOf } from "../core/embed-text.js";
 import type { ChunkContextState, ChunkContextUpdate, ContextStatus, Store } from "../core/store.js";
 import type { StoredChunk } from "../core/types.js";
 import { enclosingOf, storedSearchText } from "../ingest/stored-search-text.js";
-import { contextKey } from "./context-key.js";
+import { contextKey, sharedContextKey } from "./context-key.js";
 import { outlineDocument } from "./document-outline.js";
 import { documentTextFromChunks } from "./document-text.js";
 import { isSecretFile } from "./secrets.js";
@@ -60,7 +60,7 @@ export async function pendingDocuments(
   generator: ContextGenerator,
 ): Promise<PendingDocument[]> {
   const byDocument = new Map<number, PendingDocument & { chunks: ChunkContextState[] }>();
-  for (const state of await store.listChunkContextStates()) {
+  for (const state of await store.listChunkContextStates(sharedContextKey(generator))) {
     if (state.contextKey === contextKey(generator, state.documentHash, state.chunkHash)) continue;
     let pending = byDocument.get(state.documentId);
     if (!pending) {

@@ -143,7 +143,12 @@ export interface Store extends TextBackend {
   /** A value of the index's own metadata, null when unset. */
   getMeta(key: string): Promise<string | null>;
   setMeta(key: string, value: string): Promise<void>;
-  listChunkContextStates(): Promise<ChunkContextState[]>;
+  /**
+   * Context state of every chunk, or only of those whose context key is not
+   * `unlessKey` (null included) when given: a generator whose key is the same
+   * for every chunk then reads only the chunks it has to write.
+   */
+  listChunkContextStates(unlessKey?: string | null): Promise<ChunkContextState[]>;
   /** Replaces chunks' contexts and their full-text entries, atomically. */
   updateChunkContexts(updates: readonly ChunkContextUpdate[]): Promise<void>;
   getCachedContexts(keys: readonly string[]): Promise<Map<string, string>>;

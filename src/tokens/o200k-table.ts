@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 
 const require = createRequire(import.meta.url);
 
-/** Written by `npm run build` beside the compiled module; see write-o200k-table.ts. */
+/** Written by `npm run build` beside the compiled module (scripts/write-o200k-table.mjs). */
 export const TABLE_FILE = fileURLToPath(new URL("./o200k-table.bin", import.meta.url));
 
 const MAGIC = 0x4b323030; // "002K"

@@ -192,6 +192,37 @@ describe("SqliteStore", () => {
     await store.close();
   });
 
+  it("lists only the chunks whose context key differs from the one asked about", async () => {
+    const store = SqliteStore.open(join(tempDir(), "index.db"), { create: true });
+    const resource = await store.ensureResource("/repo", "git");
+    await store.writeDocuments([
+      document(resource.id, "src/a.ts", "function alpha() {}"),
+      document(resource.id, "src/b.ts", "function beta() {}"),
+    ]);
+    const [first] = await store.listChunkContextStates();
+    if (!first) throw new Error("no chunks stored");
+    await store.updateChunkContexts([
+      {
+        chunkId: first.chunkId,
+        context: "written by a model",
+        contextKey: "model-key",
+        contextStatus: "generated",
+        embedHash: "e",
+        search: { path: "src a ts", symbols: "", context: "written model", body: "alpha" },
+      },
+    ]);
+    expect((await store.listChunkContextStates()).map((state) => state.path)).toEqual([
+      "src/a.ts",
+      "src/b.ts",
+    ]);
+    const structural = await store.listChunkContextStates("structural:v1");
+    expect(structural.map((state) => [state.path, state.contextKey])).toEqual([
+      ["src/a.ts", "model-key"],
+    ]);
+    expect((await store.listChunkContextStates(null)).length).toBe(2);
+    await store.close();
+  });
+
   it("keeps its data across reopening and records its roots", async () => {
     const file = join(tempDir(), "index.db");
     const first = SqliteStore.open(file, { create: true });

@@ -6,17 +6,28 @@ import type {
   ContextStatus,
 } from "../../core/store.js";
 
-/** Context state of every chunk, with the hashes its cache key is made of. */
-export function listChunkContextStates(db: Database.Database): ChunkContextState[] {
+/**
+ * Context state of every chunk (or of those whose key is not `unlessKey`), with
+ * the hashes its cache key is made of.
+ */
+export function listChunkContextStates(
+  db: Database.Database,
+  unlessKey?: string | null,
+): ChunkContextState[] {
+  const filter = unlessKey === undefined ? "" : "WHERE c.context_key IS NOT ?";
   const rows = db
     .prepare(
       `SELECT c.id AS chunkId, c.document_id AS documentId, d.resource_id AS resourceId, d.path,
               d.hash AS documentHash, c.hash AS chunkHash, c.context_key AS contextKey,
               c.context_status AS contextStatus
        FROM chunks c JOIN documents d ON d.id = c.document_id
+       ${filter}
        ORDER BY d.resource_id, d.path, c.ordinal`,
     )
-    .all() as (Omit<ChunkContextState, "contextStatus"> & { contextStatus: string | null })[];
+    .all(...(unlessKey === undefined ? [] : [unlessKey])) as (Omit<
+    ChunkContextState,
+    "contextStatus"
+  > & { contextStatus: string | null })[];
   return rows.map((row) => ({ ...row, contextStatus: row.contextStatus as ContextStatus | null }));
 }
 

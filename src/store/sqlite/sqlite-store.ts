@@ -348,8 +348,8 @@ export class SqliteStore implements Store {
       .run(key, value);
   }
 
-  async listChunkContextStates(): Promise<ChunkContextState[]> {
-    return contexts.listChunkContextStates(this.db);
+  async listChunkContextStates(unlessKey?: string | null): Promise<ChunkContextState[]> {
+    return contexts.listChunkContextStates(this.db, unlessKey);
   }
 
   async updateChunkContexts(updates: readonly ChunkContextUpdate[]): Promise<void> {
