@@ -47,10 +47,14 @@ function boundaryAfter(text: string, index: number): number {
 
 /**
  * Exact o200k count, at least until it passes `limit`. ASCII is split by a hand
- * scanner (2.7 times faster than gpt-tokenizer's regular expression and string
- * maps); the lines around any other character are split by o200k's regular
+ * scanner; the lines around any other character are split by o200k's regular
  * expression, cut where o200k's pieces break, so the sum is the same count.
  * Special tokens ("<|endoftext|>") are counted as the plain text they are.
+ *
+ * Why not a library's encoder: on three.js this counts 60 MB/s, gpt-tokenizer
+ * 18 MB/s and tiktoken (WASM) 5 MB/s, and indexing counts every chunk near the
+ * size limit. Tests hold it to gpt-tokenizer's counts; it also matched tiktoken's
+ * on all of three.js, where gpt-tokenizer is one off (a byte order mark).
  */
 function countUpTo(text: string, limit: number): number {
   const table = o200kTable();
