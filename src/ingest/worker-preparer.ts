@@ -76,7 +76,10 @@ export class WorkerPreparer implements DocumentPreparer {
   prepare(task: PrepareTask): Promise<PreparedDocument> {
     if (this.workers.length === 0) {
       return Promise.reject(
-        new CtxError("index_worker", `indexing ${task.relPath}: every indexing worker stopped`),
+        new CtxError(
+          "index_worker",
+          `indexing ${task.relPath}: every indexing worker stopped (set [index] workers = 0 in ctx.toml to index in one thread)`,
+        ),
       );
     }
     const id = this.nextId++;
@@ -140,7 +143,7 @@ export class WorkerPreparer implements DocumentPreparer {
       pending.reject(
         new CtxError(
           "index_worker",
-          `indexing ${pending.path} stopped a worker: ${error.message}`,
+          `indexing ${pending.path} stopped a worker: ${error.message} (set [index] workers = 0 in ctx.toml to index in one thread)`,
           {
             cause: error,
           },
