@@ -5,7 +5,7 @@ import { parse, TomlError } from "smol-toml";
 import type { z } from "zod";
 import { ConfigError } from "../core/errors.js";
 import { type ResolvedConfig, resolveConfig } from "./resolved-config.js";
-import { type ConfigFile, configFileSchema } from "./schema.js";
+import type { ConfigFile } from "./schema.js";
 
 export const PROJECT_CONFIG_FILE = "ctx.toml";
 
@@ -19,19 +19,19 @@ export function userConfigPath(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 /** Reads the user's config, then the project's `ctx.toml` (which wins), each validated on its own. */
-export function loadConfig(
+export async function loadConfig(
   projectRoot: string,
   env: NodeJS.ProcessEnv = process.env,
-): ResolvedConfig {
+): Promise<ResolvedConfig> {
   const files: { path: string; config: ConfigFile }[] = [];
   for (const path of [userConfigPath(env), join(projectRoot, PROJECT_CONFIG_FILE)]) {
-    if (existsSync(path)) files.push({ path, config: readConfigFile(path) });
+    if (existsSync(path)) files.push({ path, config: await readConfigFile(path) });
   }
   return resolveConfig(files);
 }
 
 /** Parses and validates one TOML config file; errors name the file and the key. */
-export function readConfigFile(path: string): ConfigFile {
+export async function readConfigFile(path: string): Promise<ConfigFile> {
   let text: string;
   try {
     text = readFileSync(path, "utf8");
@@ -46,6 +46,9 @@ export function readConfigFile(path: string): ConfigFile {
     const reason = (error as Error).message.split("\n")[0] ?? "invalid TOML";
     throw new ConfigError(path, `${where}not valid TOML (${reason})`, { cause: error });
   }
+  // The schema library takes ~60 ms to load, a fifth of a short CLI command:
+  // only runs that have a config file to check pay for it.
+  const { configFileSchema } = await import("./schema.js");
   const result = configFileSchema.safeParse(data);
   if (!result.success) throw new ConfigError(path, describeIssue(result.error.issues[0]));
   return result.data;

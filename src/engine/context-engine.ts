@@ -134,7 +134,7 @@ export class ContextEngine {
   static async open(options: OpenOptions = {}): Promise<ContextEngine> {
     const cwd = options.cwd ?? process.cwd();
     const root = findProjectRoot(resolve(cwd, options.start ?? "."));
-    const config = loadConfig(root, options.env);
+    const config = await loadConfig(root, options.env);
     const counter = createTokenCounter(config.tokens.counter);
     const registry = await buildRegistry(
       config.strategies,

@@ -49,7 +49,7 @@ export function registerEvalCommand(
     .action((dir: string, flags: EvalFlags) =>
       run(async () => {
         const root = findProjectRoot(process.cwd());
-        const config = loadConfig(root);
+        const config = await loadConfig(root);
         const counter = createTokenCounter(config.tokens.counter);
         const strategies = flags.strategy ?? config.strategies.enabled;
         const embedder = flags.embedder

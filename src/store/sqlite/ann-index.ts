@@ -1,7 +1,15 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join } from "node:path";
 import type Database from "better-sqlite3";
-import { Index, MetricKind, ScalarKind } from "usearch";
+import type { Index } from "usearch";
+
+const require = createRequire(import.meta.url);
+
+/** The native HNSW library, loaded when an index is first made: most runs never search vectors. */
+function usearch(): typeof import("usearch") {
+  return require("usearch") as typeof import("usearch");
+}
 
 interface Loaded {
   readonly index: Index;
@@ -155,6 +163,7 @@ export class AnnIndexes {
 }
 
 function newIndex(dimensions: number): Index {
+  const { Index, MetricKind, ScalarKind } = usearch();
   return new Index({
     dimensions,
     metric: MetricKind.Cos,
