@@ -14,7 +14,15 @@ export function listChunkContextStates(
   db: Database.Database,
   unlessKey?: string | null,
 ): ChunkContextState[] {
-  const filter = unlessKey === undefined ? "" : "WHERE c.context_key IS NOT ?";
+  // Written as ranges, so SQLite reads them from the index instead of every chunk
+  // (keys are text, and all text sorts at or after '').
+  const filter =
+    unlessKey === undefined
+      ? ""
+      : unlessKey === null
+        ? "WHERE c.context_key >= ''"
+        : "WHERE (c.context_key IS NULL OR c.context_key < ? OR c.context_key > ?)";
+  const args = typeof unlessKey === "string" ? [unlessKey, unlessKey] : [];
   const rows = db
     .prepare(
       `SELECT c.id AS chunkId, c.document_id AS documentId, d.resource_id AS resourceId, d.path,
@@ -24,10 +32,9 @@ export function listChunkContextStates(
        ${filter}
        ORDER BY d.resource_id, d.path, c.ordinal`,
     )
-    .all(...(unlessKey === undefined ? [] : [unlessKey])) as (Omit<
-    ChunkContextState,
-    "contextStatus"
-  > & { contextStatus: string | null })[];
+    .all(...args) as (Omit<ChunkContextState, "contextStatus"> & {
+    contextStatus: string | null;
+  })[];
   return rows.map((row) => ({ ...row, contextStatus: row.contextStatus as ContextStatus | null }));
 }
 

@@ -105,6 +105,11 @@ export const MIGRATIONS: readonly string[] = [
   `
   INSERT INTO chunks_fts (chunks_fts, rank) VALUES ('deletemerge', 100);
   `,
+  // 6: the refresh before every query looks for chunks whose context is not the
+  // generator's; without an index that read the whole chunks table each time.
+  `
+  CREATE INDEX chunks_by_context_key ON chunks(context_key);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
