@@ -136,6 +136,8 @@ export interface Store extends TextBackend {
    * do. Called at the end of an index run.
    */
   compact(searchTexts: (documentChunks: readonly StoredChunk[]) => SearchText[]): Promise<void>;
+  /** Whether `compact` would rebuild now (for running it elsewhere, such as another thread). */
+  compactionDue(): Promise<boolean>;
   getChunks(chunkIds: readonly number[]): Promise<StoredChunk[]>;
   /** Chunks of one document in line order. */
   getDocumentChunks(resourceId: string, path: string): Promise<StoredChunk[]>;

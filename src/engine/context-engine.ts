@@ -127,6 +127,8 @@ export class ContextEngine {
     readonly created: boolean,
     counter: TokenCounter,
     private readonly env: NodeJS.ProcessEnv,
+    /** The index file, null when the index lives in memory. */
+    private readonly storeFile: string | null,
   ) {
     this.counter = counter;
   }
@@ -175,6 +177,7 @@ export class ContextEngine {
       !existed && !inMemory,
       counter,
       options.env ?? process.env,
+      inMemory ? null : indexPath,
     );
   }
 
@@ -197,6 +200,7 @@ export class ContextEngine {
       embed: options.embed ?? true,
       dryRun: options.dryRun ?? false,
       env: this.env,
+      storeFile: this.storeFile,
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
     });

@@ -7,7 +7,9 @@ import { InThreadPreparer } from "../ingest/in-thread-preparer.js";
 import { type IndexProgress, indexResources } from "../ingest/index-resources.js";
 import type { InlineContexts } from "../ingest/prepare-document.js";
 import type { DocumentPreparer } from "../ingest/preparer.js";
+import { documentSearchTexts } from "../ingest/stored-search-text.js";
 import { WorkerPreparer } from "../ingest/worker-preparer.js";
+import { compactInWorker } from "./compact-in-worker.js";
 
 /** Starting threads costs more than it saves on a handful of changed files. */
 const MIN_FILES_FOR_WORKERS = 48;
@@ -15,6 +17,8 @@ const MIN_FILES_FOR_WORKERS = 48;
 export interface IndexProjectOptions {
   readonly contexts: InlineContexts;
   readonly force: boolean;
+  /** The index file, where the store has one (not in memory): compaction then runs in a worker. */
+  readonly storeFile: string | null;
   readonly onProgress?: (progress: IndexProgress) => void;
 }
 
@@ -36,11 +40,17 @@ export function indexProject(
     );
     return pool ?? inThread();
   };
+  const compact = async (): Promise<void> => {
+    if (!(await store.compactionDue())) return;
+    const ran = options.storeFile !== null && (await compactInWorker(options.storeFile));
+    if (!ran) await store.compact(documentSearchTexts);
+  };
   return indexResources(roots, {
     store,
     limits: config.hydration,
     preparerFor,
     force: options.force,
+    compact,
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
   });
 }

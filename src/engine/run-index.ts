@@ -34,6 +34,8 @@ export interface IndexRunOptions {
   readonly onProgress?: (progress: IndexProgress | ContextualizeProgress | EmbedProgress) => void;
   readonly env: NodeJS.ProcessEnv;
   readonly signal?: AbortSignal;
+  /** The index file, null when the index lives in memory. */
+  readonly storeFile: string | null;
 }
 
 /** What `ctx index` did: files, then contexts (or, in a dry run, what contexts would cost). */
@@ -66,6 +68,7 @@ export async function runIndex(
   const files = await indexProject(roots, store, config, counter, {
     contexts: options.choice.name === "none" ? "none" : "structural",
     force,
+    storeFile: options.storeFile,
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
   });
   await store.setMeta("ingest_version", INGEST_VERSION);

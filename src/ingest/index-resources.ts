@@ -36,6 +36,11 @@ export interface IndexOptions {
   readonly preparerFor: (changedFiles: number) => DocumentPreparer;
   /** Re-read and re-chunk every file (after chunking or tokenizing rules changed). */
   readonly force?: boolean;
+  /**
+   * Compacts the store at the end of the run (default: `store.compact` in this
+   * thread); the engine hands it to another thread when it can.
+   */
+  readonly compact?: () => Promise<void>;
   readonly onProgress?: (progress: IndexProgress) => void;
 }
 
@@ -115,7 +120,7 @@ export async function indexResources(
     await options.store.recordRun(resource.id, runSkipped, new Date().toISOString());
     addSkips(skipped, runSkipped);
   }
-  await options.store.compact(documentSearchTexts);
+  await (options.compact ?? (() => options.store.compact(documentSearchTexts)))();
   return { resources, ...counts, skipped, elapsedMs: Math.round(performance.now() - started) };
 }
 

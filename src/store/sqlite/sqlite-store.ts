@@ -205,6 +205,10 @@ export class SqliteStore implements Store {
     this.deleteDocumentRow.run(documentId);
   }
 
+  async compactionDue(): Promise<boolean> {
+    return this.compaction.isDue();
+  }
+
   async compact(
     searchTexts: (documentChunks: readonly StoredChunk[]) => SearchText[],
   ): Promise<void> {

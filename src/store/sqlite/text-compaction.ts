@@ -50,6 +50,18 @@ export class TextCompaction {
     if (deletedRows > 0) this.addDeleted.run(deletedRows);
   }
 
+  /** Whether enough rows were deleted since the last rebuild for one to be worth it. */
+  isDue(): boolean {
+    const row = this.db.prepare("SELECT value FROM ctx_meta WHERE key = ?").get(DELETED_ROWS_KEY) as
+      | { value: string }
+      | undefined;
+    const deleted = Number(row?.value ?? 0);
+    const { chunks } = this.db.prepare("SELECT count(*) AS chunks FROM chunks").get() as {
+      chunks: number;
+    };
+    return deleted > 0 && deleted >= Math.max(COMPACT_MIN_ROWS, chunks * COMPACT_SHARE);
+  }
+
   /**
    * Rebuilds the full-text index from the stored chunks into a new table, a
    * batch of documents per transaction so queries keep being answered from the
@@ -59,16 +71,8 @@ export class TextCompaction {
   async compact(
     searchTexts: (documentChunks: readonly StoredChunk[]) => SearchText[],
   ): Promise<void> {
+    if (!this.isDue()) return;
     const { db } = this;
-    const row = db.prepare("SELECT value FROM ctx_meta WHERE key = ?").get(DELETED_ROWS_KEY) as
-      | { value: string }
-      | undefined;
-    const deleted = Number(row?.value ?? 0);
-    const { chunks } = db.prepare("SELECT count(*) AS chunks FROM chunks").get() as {
-      chunks: number;
-    };
-    if (deleted === 0 || deleted < Math.max(COMPACT_MIN_ROWS, chunks * COMPACT_SHARE)) return;
-
     const writes = this.writes;
     const version = () => db.pragma("data_version", { simple: true }) as number;
     const startVersion = version();
