@@ -30,10 +30,10 @@ export interface IndexOptions {
   readonly store: Store;
   readonly limits: HydrationLimits;
   /**
-   * Gives the preparer for a run that has `changedFiles` files to read; the
+   * Gives the preparer for a run that has `changedBytes` of files to read; the
    * caller picks worker threads for large runs and the current thread for small.
    */
-  readonly preparerFor: (changedFiles: number) => DocumentPreparer;
+  readonly preparerFor: (changedBytes: number) => DocumentPreparer;
   /** Re-read and re-chunk every file (after chunking or tokenizing rules changed). */
   readonly force?: boolean;
   /**
@@ -147,7 +147,7 @@ async function indexFiles(
     }
   }
   const stale = [...known.values()].map((gone) => gone.id);
-  const preparer = options.preparerFor(toRead.length);
+  const preparer = options.preparerFor(toRead.reduce((sum, { file }) => sum + file.size, 0));
   const batch = new WriteBatch(store);
   try {
     // Tasks start ahead in a window but finish in file order, so ids are deterministic.

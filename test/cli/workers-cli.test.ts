@@ -9,9 +9,10 @@ import { tempDir, writeFiles } from "../helpers/temp-dir.js";
 const FIXTURES = fileURLToPath(new URL("../fixtures/code", import.meta.url));
 
 /**
- * A plain folder of 330 files: every sample source file many times over with a
- * function of its own, some Markdown, and a few large files among them, so a
- * slow file at the head of the write order has many small ones behind it.
+ * A plain folder of 340 files (2 MB, enough for worker threads): every sample
+ * source file many times over with a function of its own, some Markdown, and a
+ * few large files among them, so a slow file at the head of the write order has
+ * many small ones behind it.
  */
 function manyFiles(root: string, workers: number): void {
   const files: Record<string, string> = {
@@ -26,7 +27,7 @@ function manyFiles(root: string, workers: number): void {
       const extra = sample.name.endsWith(".py")
         ? `\n\ndef helper_${copy}():\n    return ${copy}\n`
         : `\n\n// helper ${copy}: déjà vu — 日本語\n`;
-      files[`pkg${copy % 7}/copy${copy}/${sample.name}`] = sample.text + extra;
+      files[`pkg${copy % 7}/copy${copy}/${sample.name}`] = sample.text.repeat(12) + extra;
     }
     files[`docs/guide-${copy}.md`] =
       `# Guide ${copy}\n\n## Retries\n\nRetry ${copy} times with backoff.\n`;
@@ -67,19 +68,18 @@ describe("indexing in worker threads", () => {
     expect(expected.length).toBeGreaterThan(1000);
     expect(chunksOf(join(pooled, ".ctx", "index.db"))).toEqual(expected);
 
-    // A re-run that changes enough files to start the pool again.
+    // A re-run that changes enough to start the pool again (3 of every 4 copies).
     for (const root of [pooled, single]) {
-      for (let copy = 0; copy < 6; copy++) {
+      for (let copy = 0; copy < 28; copy++) {
+        if (copy % 4 === 3) continue;
         for (const name of readdirSync(FIXTURES)) {
-          writeFileSync(
-            join(root, `pkg${copy % 7}`, `copy${copy}`, name),
-            `edited ${copy} ${name}\n`,
-          );
+          const file = join(root, `pkg${copy % 7}`, `copy${copy}`, name);
+          writeFileSync(file, `${readFileSync(file, "utf8")}\n// edited ${copy}\n`);
         }
       }
       const result = runCli(["index", ".", "--json"], root);
       expect(result.code, result.stderr).toBe(0);
-      expect(JSON.parse(result.stdout)).toMatchObject({ changed: 66, unchanged: 274 });
+      expect(JSON.parse(result.stdout)).toMatchObject({ changed: 231, unchanged: 109 });
     }
     expect(chunksOf(join(pooled, ".ctx", "index.db"))).toEqual(
       chunksOf(join(single, ".ctx", "index.db")),
