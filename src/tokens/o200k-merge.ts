@@ -7,9 +7,9 @@ let scratch = new Uint8Array(256);
 const encoder = new TextEncoder();
 
 /**
- * Pieces that are not one token, with their counts: code repeats them (three.js
- * has 190k such pieces, 36k of them distinct), and merging costs several rank
- * lookups per byte. Emptied when full.
+ * Pieces counted here, with their counts: code repeats them (three.js has 190k
+ * pieces that are not one token, 36k of them distinct), and merging costs
+ * several rank lookups per byte. Emptied when full.
  */
 const counted = new Map<string, number>();
 const CACHE_SIZE = 50_000;
