@@ -61,17 +61,21 @@ export class O200kTable {
 
   /** The table saved by `toFile`. */
   static fromFile(file: Uint8Array): O200kTable {
-    const aligned = new Uint8Array(file.byteLength + ((4 - (file.byteLength % 4)) % 4));
-    aligned.set(file);
-    const header = new Uint32Array(aligned.buffer, 0, HEADER_WORDS);
+    // Typed arrays over the file need 4-byte alignment; a file read whole has it.
+    const aligned = file.byteOffset % 4 === 0 ? file : new Uint8Array(file);
+    const base = aligned.byteOffset;
+    if (aligned.byteLength < HEADER_WORDS * 4) throw new Error("not an o200k table file");
+    const header = new Uint32Array(aligned.buffer, base, HEADER_WORDS);
     const [magic, tokens, slotCount, byteCount] = header as unknown as [
       number,
       number,
       number,
       number,
     ];
-    if (magic !== MAGIC) throw new Error("not an o200k table file");
-    let at = HEADER_WORDS * 4;
+    const length = (HEADER_WORDS + tokens + 1 + slotCount) * 4 + byteCount;
+    if (magic !== MAGIC || length !== aligned.byteLength)
+      throw new Error("not an o200k table file");
+    let at = base + HEADER_WORDS * 4;
     const offsets = new Uint32Array(aligned.buffer, at, tokens + 1);
     at += offsets.byteLength;
     const slots = new Int32Array(aligned.buffer, at, slotCount);

@@ -5,6 +5,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { o200kCounter } from "../../src/tokens/o200k-counter.js";
 import { O200kTable, o200kRanks } from "../../src/tokens/o200k-table.js";
+import { o200kWordsFromTable, readWordsFile, wordsFile } from "../../src/tokens/o200k-words.js";
+import { WORD_HASH_START, wordHashEnd, wordHashStep } from "../../src/tokens/word-hash.js";
 
 const require = createRequire(import.meta.url);
 const gptTokenizer = require("gpt-tokenizer/cjs/encoding/o200k_base") as {
@@ -175,5 +177,27 @@ describe("o200kCounter", () => {
     expect(read.rankOfAscii("xqzjv-not-a-token", 0, 17)).toBe(-1);
     expect(() => O200kTable.fromFile(file.subarray(0, 1000))).toThrow();
     expect(() => O200kTable.fromFile(new Uint8Array(64))).toThrow();
+  });
+
+  it("reads back the word vocabulary saved at build time as the one the table gives, and rejects a broken file", () => {
+    const built = o200kWordsFromTable();
+    const saved = readWordsFile(
+      readFileSync(new URL("../../dist/tokens/o200k-words.bin", import.meta.url)),
+    );
+    expect(saved).not.toBeNull();
+    expect(wordsFile(saved as NonNullable<typeof saved>)).toEqual(wordsFile(built));
+    const hash = (word: string) => {
+      let h = WORD_HASH_START;
+      for (let i = 0; i < word.length; i++) h = wordHashStep(h, word.charCodeAt(i));
+      return wordHashEnd(h);
+    };
+    for (const word of ["function", "Geometry", "return", "the"]) {
+      expect(saved?.hasWord(hash(word))).toBe(true);
+    }
+    expect(saved?.hasWord(hash("xqzjvkwpq"))).toBe(false);
+    const file = wordsFile(built);
+    expect(readWordsFile(file.subarray(0, file.length - 4))).toBeNull();
+    expect(readWordsFile(new Uint8Array(64))).toBeNull();
+    expect(readWordsFile(file.subarray(1))).toBeNull();
   });
 });
