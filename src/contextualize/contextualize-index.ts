@@ -137,6 +137,7 @@ async function contextualizeDocument(pending: PendingDocument, options: Contextu
   ) =>
     updates.push({
       chunkId: chunk.id,
+      chunkHash: chunk.hash,
       context,
       contextKey: key,
       contextStatus: status,

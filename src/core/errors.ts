@@ -47,6 +47,17 @@ export class StoreError extends CtxError {
   }
 }
 
+/** Another process held the index's write lock for longer than this one would wait. */
+export class IndexBusyError extends StoreError {
+  constructor(location: string, waitedMs: number, options?: { cause?: unknown }) {
+    super(
+      location,
+      `the index is busy: another process has been writing it for over ${waitedMs / 1000} s; try again when that run (ctx index, a query's refresh, a server) is done`,
+      options,
+    );
+  }
+}
+
 /** The index was written by a newer Context Engine than this one. */
 export class SchemaTooNewError extends StoreError {
   constructor(location: string, found: number, supported: number) {

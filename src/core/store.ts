@@ -65,6 +65,11 @@ export interface ChunkContextState {
 /** A new context for a stored chunk, with its re-computed index terms. */
 export interface ChunkContextUpdate {
   readonly chunkId: number;
+  /**
+   * Content hash of the chunk the context was written for: a chunk that another
+   * process re-indexed meanwhile (whose id may now name other text) is left alone.
+   */
+  readonly chunkHash: string;
   readonly context: string | null;
   readonly contextKey: string | null;
   readonly contextStatus: ContextStatus | null;

@@ -233,6 +233,7 @@ async function contextualizeCorpus(
       if (!stored) continue;
       updates.push({
         chunkId: stored.id,
+        chunkHash: stored.hash,
         context,
         contextKey: null,
         contextStatus: "generated" as const,

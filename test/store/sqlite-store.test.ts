@@ -2,7 +2,12 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import { IndexMissingError, SchemaTooNewError, StoreError } from "../../src/core/errors.js";
+import {
+  IndexBusyError,
+  IndexMissingError,
+  SchemaTooNewError,
+  StoreError,
+} from "../../src/core/errors.js";
 import type { DocumentToStore } from "../../src/core/store.js";
 import { withSearchText } from "../../src/ingest/search-text.js";
 import { documentSearchTexts } from "../../src/ingest/stored-search-text.js";
@@ -161,6 +166,83 @@ describe("SqliteStore", () => {
     await store.close();
   });
 
+  it("lets one connection at a time rebuild the full-text index; a second one leaves it to the first", async () => {
+    const file = join(tempDir(), "index.db");
+    const first = SqliteStore.open(file, { create: true });
+    const resource = await first.ensureResource("/repo", "git");
+    const paths = Array.from({ length: 300 }, (_, i) => `src/file${i}.ts`);
+    await first.writeDocuments(
+      paths.map((path, i) => document(resource.id, path, `function a${i}() {}`)),
+    );
+    await first.writeDocuments(
+      paths.map((path, i) => document(resource.id, path, `function b${i}() {}`)),
+    );
+    // Another process's connection finds compaction due while the first is between batches.
+    const second = SqliteStore.open(file, { create: false });
+    const compacting = first.compact(documentSearchTexts);
+    await second.compact(documentSearchTexts);
+    await compacting;
+    expect(await second.getMeta("fts_deleted_rows")).toBeNull();
+    expect(await second.getMeta("fts_rebuild_lease")).toBeNull();
+    expect((await second.searchText({ terms: ["b299"], limit: 5 })).length).toBe(1);
+    expect(await second.searchText({ terms: ["a299"], limit: 5 })).toEqual([]);
+    expect((await second.stats()).chunks).toBe(300);
+    await first.close();
+    await second.close();
+  });
+
+  it("takes over the rebuild lease of a process that died, not of one that is alive", async () => {
+    const file = join(tempDir(), "index.db");
+    const store = SqliteStore.open(file, { create: true });
+    const resource = await store.ensureResource("/repo", "git");
+    const paths = Array.from({ length: 60 }, (_, i) => `src/file${i}.ts`);
+    await store.writeDocuments(
+      paths.map((path, i) => document(resource.id, path, `function a${i}() {}`)),
+    );
+    await store.writeDocuments(
+      paths.map((path, i) => document(resource.id, path, `function b${i}() {}`)),
+    );
+    const other = new Database(file);
+    const lease = (at: number) =>
+      other
+        .prepare("INSERT OR REPLACE INTO ctx_meta (key, value) VALUES ('fts_rebuild_lease', ?)")
+        .run(`another-process ${at}`);
+    lease(Date.now());
+    await store.compact(documentSearchTexts);
+    expect(await store.getMeta("fts_deleted_rows")).toBe("60");
+
+    // Ten minutes without a renewal, and the side table it was building is left behind.
+    lease(Date.now() - 10 * 60 * 1000);
+    other.exec("CREATE VIRTUAL TABLE chunks_fts_next USING fts5(path, symbols, context, body)");
+    other.close();
+    await store.compact(documentSearchTexts);
+    expect(await store.getMeta("fts_deleted_rows")).toBeNull();
+    expect(await store.getMeta("fts_rebuild_lease")).toBeNull();
+    expect((await store.searchText({ terms: ["b59"], limit: 5 })).length).toBe(1);
+    expect(await store.searchText({ terms: ["a59"], limit: 5 })).toEqual([]);
+    await store.close();
+  });
+
+  it("waits for another process's write, and past the busy timeout says the index is busy and keeps what it holds", async () => {
+    const file = join(tempDir(), "index.db");
+    const store = SqliteStore.open(file, { create: true });
+    const resource = await store.ensureResource("/repo", "git");
+    await store.writeDocuments([document(resource.id, "src/kept.ts", "function keptBefore() {}")]);
+    const holder = new Database(file);
+    holder.exec("BEGIN IMMEDIATE");
+    const write = store.writeDocuments([
+      document(resource.id, "src/new.ts", "function waitedFor() {}"),
+    ]);
+    await expect(write).rejects.toThrow(IndexBusyError);
+    await expect(write).rejects.toThrow(`${file}: the index is busy`);
+    holder.exec("ROLLBACK");
+    holder.close();
+    expect((await store.searchText({ terms: ["keptbefore"], limit: 5 })).length).toBe(1);
+    await store.writeDocuments([document(resource.id, "src/new.ts", "function waitedFor() {}")]);
+    expect((await store.searchText({ terms: ["waitedfor"], limit: 5 })).length).toBe(1);
+    await store.close();
+  }, 20_000);
+
   it("leaves the full-text index alone when few rows were deleted", async () => {
     const store = SqliteStore.open(join(tempDir(), "index.db"), { create: true });
     const resource = await store.ensureResource("/repo", "git");
@@ -204,6 +286,7 @@ describe("SqliteStore", () => {
     await store.updateChunkContexts([
       {
         chunkId: first.chunkId,
+        chunkHash: first.chunkHash,
         context: "written by a model",
         contextKey: "model-key",
         contextStatus: "generated",
@@ -220,6 +303,35 @@ describe("SqliteStore", () => {
       ["src/a.ts", "model-key"],
     ]);
     expect((await store.listChunkContextStates(null)).length).toBe(2);
+    await store.close();
+  });
+
+  it("leaves a chunk alone when a context arrives for text it no longer holds", async () => {
+    const store = SqliteStore.open(join(tempDir(), "index.db"), { create: true });
+    const resource = await store.ensureResource("/repo", "git");
+    await store.writeDocuments([document(resource.id, "src/a.ts", "function alpha() {}")]);
+    const [before] = await store.listChunkContextStates();
+    if (!before) throw new Error("no chunks stored");
+    // Another process re-indexes the file while a model writes the old chunk's context.
+    await store.writeDocuments([document(resource.id, "src/a.ts", "function gamma() {}")]);
+    const [after] = await store.listChunkContextStates();
+    expect(after?.chunkId).toBe(before.chunkId);
+    await store.updateChunkContexts([
+      {
+        chunkId: before.chunkId,
+        chunkHash: before.chunkHash,
+        context: "about alpha",
+        contextKey: "model-key",
+        contextStatus: "generated",
+        embedHash: "e",
+        search: { path: "src a ts", symbols: "", context: "about alpha", body: "alpha" },
+      },
+    ]);
+    expect(await store.searchText({ terms: ["alpha"], limit: 5 })).toEqual([]);
+    const [chunk] = await store.getChunks([before.chunkId]);
+    expect(chunk?.content).toBe("function gamma() {}");
+    expect(chunk?.contextStatus).toBe("structural");
+    expect((await store.searchText({ terms: ["gamma"], limit: 5 })).length).toBe(1);
     await store.close();
   });
 

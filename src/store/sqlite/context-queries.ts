@@ -5,6 +5,7 @@ import type {
   ChunkContextUpdate,
   ContextStatus,
 } from "../../core/store.js";
+import { inWriteTransaction } from "./write-transaction.js";
 
 /**
  * Context state of every chunk (or of those whose key is not `unlessKey`), with
@@ -38,35 +39,42 @@ export function listChunkContextStates(
   return rows.map((row) => ({ ...row, contextStatus: row.contextStatus as ContextStatus | null }));
 }
 
-/** Writes new contexts and rewrites the chunks' full-text rows, in one transaction. */
+/**
+ * Writes new contexts and rewrites the chunks' full-text rows, in one transaction;
+ * returns how many chunks it wrote (those still holding the text they were for).
+ */
 export function updateChunkContexts(
   db: Database.Database,
   updates: readonly ChunkContextUpdate[],
-): void {
+): number {
   const setChunk = db.prepare(
-    "UPDATE chunks SET context = ?, context_key = ?, context_status = ?, embed_hash = ? WHERE id = ?",
+    `UPDATE chunks SET context = ?, context_key = ?, context_status = ?, embed_hash = ?
+     WHERE id = ? AND hash = ?`,
   );
   const dropFts = db.prepare("DELETE FROM chunks_fts WHERE rowid = ?");
   const addFts = db.prepare(
     "INSERT INTO chunks_fts (rowid, path, symbols, context, body) VALUES (?, ?, ?, ?, ?)",
   );
-  db.transaction(() => {
+  return inWriteTransaction(db, () => {
     // All deletes before all inserts: an FTS5 delete flushes the inserts pending
     // before it, so alternating them wrote a segment per chunk.
-    for (const update of updates) {
-      setChunk.run(
+    const written = updates.filter((update) => {
+      const { changes } = setChunk.run(
         update.context,
         update.contextKey,
         update.contextStatus,
         update.embedHash,
         update.chunkId,
+        update.chunkHash,
       );
-      dropFts.run(update.chunkId);
-    }
-    for (const { chunkId, search } of updates) {
+      if (changes > 0) dropFts.run(update.chunkId);
+      return changes > 0;
+    });
+    for (const { chunkId, search } of written) {
       addFts.run(chunkId, search.path, search.symbols, search.context, search.body);
     }
-  })();
+    return written.length;
+  });
 }
 
 export function getCachedContexts(
@@ -88,10 +96,10 @@ export function putCachedContexts(db: Database.Database, entries: readonly Cache
      ON CONFLICT(key) DO UPDATE SET context = excluded.context`,
   );
   const now = new Date().toISOString();
-  db.transaction(() => {
+  inWriteTransaction(db, () => {
     for (const entry of entries)
       insert.run(entry.key, entry.context, entry.generator, entry.model, now);
-  })();
+  });
 }
 
 /** Chunks by context status; chunks without a context count as "none". */

@@ -3,6 +3,7 @@ import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { IndexMissingError, SchemaTooNewError, StoreError } from "../../core/errors.js";
 import { MIGRATIONS, SCHEMA_VERSION } from "./migrations.js";
+import { BUSY_TIMEOUT_MS, busyAsIndexError, inWriteTransaction } from "./write-transaction.js";
 
 const SQLITE_MAGIC = "SQLite format 3\u0000";
 
@@ -33,14 +34,16 @@ export function openDatabase(file: string, options: OpenOptions): Database.Datab
     });
   }
   try {
+    // First, so that switching a new file to WAL also waits for another process.
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     db.pragma("journal_mode = WAL");
     db.pragma("synchronous = NORMAL");
     db.pragma("foreign_keys = ON");
-    db.pragma("busy_timeout = 5000");
     migrate(db, file);
     return db;
-  } catch (error) {
+  } catch (caught) {
     db.close();
+    const error = busyAsIndexError(db, caught);
     if (error instanceof StoreError) throw error;
     throw new StoreError(
       file,
@@ -75,6 +78,25 @@ function assertSqliteFile(file: string): void {
 }
 
 function migrate(db: Database.Database, file: string): void {
+  const found = schemaVersion(db, file);
+  if (found > SCHEMA_VERSION) throw new SchemaTooNewError(file, found, SCHEMA_VERSION);
+  if (found === SCHEMA_VERSION) return;
+  inWriteTransaction(db, () => {
+    // Again under the write lock: another process may have created or migrated it meanwhile.
+    const current = schemaVersion(db, file);
+    if (current > SCHEMA_VERSION) throw new SchemaTooNewError(file, current, SCHEMA_VERSION);
+    db.exec("CREATE TABLE IF NOT EXISTS ctx_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
+    for (let version = current + 1; version <= SCHEMA_VERSION; version++) {
+      db.exec(MIGRATIONS[version - 1] as string);
+    }
+    db.prepare(
+      "INSERT INTO ctx_meta (key, value) VALUES ('schema_version', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+    ).run(String(SCHEMA_VERSION));
+  });
+}
+
+/** The file's schema version: 0 for an empty database; an error for one that is not an index. */
+function schemaVersion(db: Database.Database, file: string): number {
   const hasMeta = db
     .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'ctx_meta'")
     .get();
@@ -86,20 +108,10 @@ function migrate(db: Database.Database, file: string): void {
         "this SQLite file is not a ctx index; pass --db with another path",
       );
     }
-    db.exec("CREATE TABLE ctx_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
+    return 0;
   }
   const row = db.prepare("SELECT value FROM ctx_meta WHERE key = 'schema_version'").get() as
     | { value: string }
     | undefined;
-  const current = row ? Number(row.value) : 0;
-  if (current > SCHEMA_VERSION) throw new SchemaTooNewError(file, current, SCHEMA_VERSION);
-  if (current === SCHEMA_VERSION) return;
-  db.transaction(() => {
-    for (let version = current + 1; version <= SCHEMA_VERSION; version++) {
-      db.exec(MIGRATIONS[version - 1] as string);
-    }
-    db.prepare(
-      "INSERT INTO ctx_meta (key, value) VALUES ('schema_version', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-    ).run(String(SCHEMA_VERSION));
-  })();
+  return row ? Number(row.value) : 0;
 }

@@ -1,6 +1,7 @@
 import type Database from "better-sqlite3";
 import type { BreakerRecord } from "../../core/breaker.js";
 import type { ProjectRecord } from "../../core/store.js";
+import { inWriteTransaction } from "./write-transaction.js";
 
 /** The project's record; an empty one when it was never written. */
 export function getProject(db: Database.Database, name: string): ProjectRecord {
@@ -21,11 +22,15 @@ export function setProjectStrategies(
   name: string,
   strategies: readonly string[] | null,
 ): void {
-  db.prepare(
-    `INSERT INTO projects (name, enabled_strategies, updated_at) VALUES (?, ?, ?)
-     ON CONFLICT(name) DO UPDATE SET enabled_strategies = excluded.enabled_strategies,
-       updated_at = excluded.updated_at`,
-  ).run(name, strategies === null ? null : JSON.stringify(strategies), new Date().toISOString());
+  inWriteTransaction(db, () =>
+    db
+      .prepare(
+        `INSERT INTO projects (name, enabled_strategies, updated_at) VALUES (?, ?, ?)
+         ON CONFLICT(name) DO UPDATE SET enabled_strategies = excluded.enabled_strategies,
+           updated_at = excluded.updated_at`,
+      )
+      .run(name, strategies === null ? null : JSON.stringify(strategies), new Date().toISOString()),
+  );
 }
 
 export function listBreakers(db: Database.Database, project: string): BreakerRecord[] {
@@ -42,8 +47,12 @@ export function listBreakers(db: Database.Database, project: string): BreakerRec
 }
 
 export function saveBreaker(db: Database.Database, project: string, record: BreakerRecord): void {
-  db.prepare(
-    `INSERT INTO strategy_breakers (project, strategy, failures, opened_at) VALUES (?, ?, ?, ?)
-     ON CONFLICT(project, strategy) DO UPDATE SET failures = excluded.failures, opened_at = excluded.opened_at`,
-  ).run(project, record.strategy, record.failures, record.openedAt);
+  inWriteTransaction(db, () =>
+    db
+      .prepare(
+        `INSERT INTO strategy_breakers (project, strategy, failures, opened_at) VALUES (?, ?, ?, ?)
+         ON CONFLICT(project, strategy) DO UPDATE SET failures = excluded.failures, opened_at = excluded.opened_at`,
+      )
+      .run(project, record.strategy, record.failures, record.openedAt),
+  );
 }

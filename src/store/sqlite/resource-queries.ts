@@ -2,6 +2,7 @@ import type Database from "better-sqlite3";
 import { ulid } from "ulid";
 import type { Resource, ResourceKind, SkipCounts } from "../../core/types.js";
 import { emptySkipCounts } from "../../core/types.js";
+import { inWriteTransaction } from "./write-transaction.js";
 
 interface ResourceRow {
   id: string;
@@ -17,8 +18,16 @@ export function listResources(db: Database.Database): Resource[] {
   return rows.map(toResource);
 }
 
-/** The resource for a root, added when new; its kind follows the latest call. */
+/**
+ * The resource for a root, added when new; its kind follows the latest call.
+ * Read and written under the write lock: two processes indexing a new root at
+ * once would both add it, and the second fail on the unique root.
+ */
 export function ensureResource(db: Database.Database, root: string, kind: ResourceKind): Resource {
+  return inWriteTransaction(db, () => findOrAddResource(db, root, kind));
+}
+
+function findOrAddResource(db: Database.Database, root: string, kind: ResourceKind): Resource {
   const existing = db.prepare("SELECT * FROM resources WHERE root = ?").get(root) as
     | ResourceRow
     | undefined;
@@ -48,10 +57,10 @@ export function recordRun(
   skipped: SkipCounts,
   finishedAt: string,
 ): void {
-  db.prepare("UPDATE resources SET last_indexed_at = ?, skipped = ? WHERE id = ?").run(
-    finishedAt,
-    JSON.stringify(skipped),
-    resourceId,
+  inWriteTransaction(db, () =>
+    db
+      .prepare("UPDATE resources SET last_indexed_at = ?, skipped = ? WHERE id = ?")
+      .run(finishedAt, JSON.stringify(skipped), resourceId),
   );
 }
 

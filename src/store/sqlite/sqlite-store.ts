@@ -38,6 +38,7 @@ import { CHUNK_COLUMNS, type ChunkRow, toStoredChunk } from "./rows.js";
 import { TextCompaction } from "./text-compaction.js";
 import { loadVectorExtension } from "./vector-extension.js";
 import * as vectors from "./vector-queries.js";
+import { inWriteTransaction } from "./write-transaction.js";
 
 /** Vectors per embedder from which search uses an HNSW index instead of exact search. */
 export const DEFAULT_ANN_THRESHOLD = 100_000;
@@ -132,7 +133,7 @@ export class SqliteStore implements Store {
     // One transaction for many files, since FTS5 writes a segment per commit
     // (per-file commits made a third of the write time); old versions go first,
     // since an FTS5 delete flushes the inserts pending before it.
-    this.db.transaction(() => {
+    inWriteTransaction(this.db, () => {
       for (const document of documents) {
         const old = this.findDocument.get(document.resourceId, document.path) as
           | { id: number }
@@ -141,7 +142,7 @@ export class SqliteStore implements Store {
       }
       for (const document of documents) this.insertDocumentAndChunks(document);
       this.compaction.recordWrite(0);
-    })();
+    });
   }
 
   private insertDocumentAndChunks(document: DocumentToStore): void {
@@ -183,16 +184,18 @@ export class SqliteStore implements Store {
   }
 
   async touchDocument(documentId: number, size: number, mtimeMs: number): Promise<void> {
-    this.db
-      .prepare("UPDATE documents SET size = ?, mtime_ms = ? WHERE id = ?")
-      .run(size, Math.trunc(mtimeMs), documentId);
+    inWriteTransaction(this.db, () =>
+      this.db
+        .prepare("UPDATE documents SET size = ?, mtime_ms = ? WHERE id = ?")
+        .run(size, Math.trunc(mtimeMs), documentId),
+    );
   }
 
   async removeDocuments(documentIds: readonly number[]): Promise<void> {
     if (documentIds.length === 0) return;
-    this.db.transaction(() => {
+    inWriteTransaction(this.db, () => {
       for (const id of documentIds) this.deleteDocument(id);
-    })();
+    });
   }
 
   private deleteDocument(documentId: number): void {
@@ -345,11 +348,13 @@ export class SqliteStore implements Store {
   }
 
   async setMeta(key: string, value: string): Promise<void> {
-    this.db
-      .prepare(
-        "INSERT INTO ctx_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-      )
-      .run(key, value);
+    inWriteTransaction(this.db, () =>
+      this.db
+        .prepare(
+          "INSERT INTO ctx_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+        )
+        .run(key, value),
+    );
   }
 
   async listChunkContextStates(unlessKey?: string | null): Promise<ChunkContextState[]> {
@@ -357,10 +362,9 @@ export class SqliteStore implements Store {
   }
 
   async updateChunkContexts(updates: readonly ChunkContextUpdate[]): Promise<void> {
-    this.db.transaction(() => {
-      contexts.updateChunkContexts(this.db, updates);
-      this.compaction.recordWrite(updates.length);
-    })();
+    inWriteTransaction(this.db, () => {
+      this.compaction.recordWrite(contexts.updateChunkContexts(this.db, updates));
+    });
   }
 
   async getCachedContexts(keys: readonly string[]): Promise<Map<string, string>> {

@@ -1,7 +1,9 @@
 import type Database from "better-sqlite3";
 import type { SearchText } from "../../core/store.js";
 import type { StoredChunk } from "../../core/types.js";
+import { RebuildLease } from "./rebuild-lease.js";
 import { CHUNK_COLUMNS, type ChunkRow, toStoredChunk } from "./rows.js";
+import { inWriteTransaction } from "./write-transaction.js";
 
 /** Where the count of full-text rows deleted since the last compaction is kept. */
 const DELETED_ROWS_KEY = "fts_deleted_rows";
@@ -72,12 +74,30 @@ export class TextCompaction {
     searchTexts: (documentChunks: readonly StoredChunk[]) => SearchText[],
   ): Promise<void> {
     if (!this.isDue()) return;
+    const lease = new RebuildLease(this.db);
+    // Another process is rebuilding: its result serves this one too.
+    if (!lease.take()) return;
+    try {
+      // Again with the lease: a rebuild that just ended elsewhere leaves nothing to do.
+      if (this.isDue()) await this.rebuild(searchTexts, lease);
+    } finally {
+      lease.release();
+    }
+  }
+
+  private async rebuild(
+    searchTexts: (documentChunks: readonly StoredChunk[]) => SearchText[],
+    lease: RebuildLease,
+  ): Promise<void> {
     const { db } = this;
     const writes = this.writes;
     const version = () => db.pragma("data_version", { simple: true }) as number;
+    // A side table left by a rebuild that died is dropped: only the lease holder builds one.
+    inWriteTransaction(db, () =>
+      db.exec(`DROP TABLE IF EXISTS chunks_fts_next; ${fullTextTable("chunks_fts_next")}`),
+    );
     const startVersion = version();
     const unchanged = () => this.writes === writes && version() === startVersion;
-    db.exec(`DROP TABLE IF EXISTS chunks_fts_next; ${fullTextTable("chunks_fts_next")}`);
     const insert = db.prepare(
       "INSERT INTO chunks_fts_next (rowid, path, symbols, context, body) VALUES (?, ?, ?, ?, ?)",
     );
@@ -89,7 +109,8 @@ export class TextCompaction {
       db.prepare("SELECT id FROM documents ORDER BY id").all() as { id: number }[]
     ).map((document) => document.id);
     for (let start = 0; start < documents.length; start += REBUILD_BATCH_DOCUMENTS) {
-      db.transaction(() => {
+      const ours = inWriteTransaction(db, () => {
+        if (!lease.renew()) return false;
         for (const id of documents.slice(start, start + REBUILD_BATCH_DOCUMENTS)) {
           const stored = (documentChunks.all(id) as ChunkRow[]).map(toStoredChunk);
           searchTexts(stored).forEach((search, index) => {
@@ -97,23 +118,31 @@ export class TextCompaction {
             insert.run(chunk.id, search.path, search.symbols, search.context, search.body);
           });
         }
-      })();
+        return true;
+      });
+      // Taken over after it expired: the side table is the new holder's now.
+      if (!ours) return;
       await new Promise((resolve) => setImmediate(resolve));
       if (!unchanged()) {
-        db.exec("DROP TABLE chunks_fts_next");
+        dropSideTable(db);
         return;
       }
     }
-    db.exec("INSERT INTO chunks_fts_next (chunks_fts_next) VALUES ('optimize')");
+    inWriteTransaction(db, () =>
+      db.exec("INSERT INTO chunks_fts_next (chunks_fts_next) VALUES ('optimize')"),
+    );
     // Immediate: the write lock first, so no other process can commit between the check and the swap.
-    const swapped = db
-      .transaction(() => {
-        if (!unchanged()) return false;
-        db.exec("DROP TABLE chunks_fts; ALTER TABLE chunks_fts_next RENAME TO chunks_fts");
-        db.prepare("DELETE FROM ctx_meta WHERE key = ?").run(DELETED_ROWS_KEY);
-        return true;
-      })
-      .immediate();
-    if (!swapped) db.exec("DROP TABLE chunks_fts_next");
+    const outcome = inWriteTransaction(db, () => {
+      if (!lease.renew()) return "taken over";
+      if (!unchanged()) return "changed";
+      db.exec("DROP TABLE chunks_fts; ALTER TABLE chunks_fts_next RENAME TO chunks_fts");
+      db.prepare("DELETE FROM ctx_meta WHERE key = ?").run(DELETED_ROWS_KEY);
+      return "swapped";
+    });
+    if (outcome === "changed") dropSideTable(db);
   }
+}
+
+function dropSideTable(db: Database.Database): void {
+  inWriteTransaction(db, () => db.exec("DROP TABLE IF EXISTS chunks_fts_next"));
 }

@@ -7,6 +7,7 @@ import type { VectorHit } from "../../core/text-backend.js";
 import type { AnnIndexes } from "./ann-index.js";
 import { pathFilter } from "./path-filter.js";
 import { CHUNK_COLUMNS, type ChunkRow, toStoredChunk } from "./rows.js";
+import { inWriteTransaction } from "./write-transaction.js";
 
 /** The vector table of an embedder, created on first use with its dimension. */
 function vectorTable(
@@ -68,7 +69,7 @@ export function putEmbeddings(
 ): { table: string; added: { rowid: number; vector: Float32Array }[] } {
   const added: { rowid: number; vector: Float32Array }[] = [];
   let vectorTableName = "";
-  db.transaction(() => {
+  inWriteTransaction(db, () => {
     const table = vectorTable(db, embedderId, dimensions, true) as string;
     vectorTableName = table;
     const addRow = db.prepare(
@@ -88,7 +89,7 @@ export function putEmbeddings(
         added.push({ rowid: Number(lastInsertRowid), vector: entry.vector });
       }
     }
-  })();
+  });
   return { table: vectorTableName, added };
 }
 
@@ -182,7 +183,7 @@ export function embeddingCoverage(
 /** Drops vectors no chunk uses any more (their text changed or went away); returns the rowids by table. */
 export function pruneEmbeddings(db: Database.Database): Map<string, number[]> {
   const removed = new Map<string, number[]>();
-  db.transaction(() => {
+  inWriteTransaction(db, () => {
     const embedders = db.prepare("SELECT id, vector_table FROM embedders").all() as {
       id: string;
       vector_table: string;
@@ -206,6 +207,6 @@ export function pruneEmbeddings(db: Database.Database): Map<string, number[]> {
           stale.map((row) => row.rowid),
         );
     }
-  })();
+  });
   return removed;
 }
