@@ -64,7 +64,11 @@ export async function runIndex(
   counter: TokenCounter,
   options: IndexRunOptions,
 ): Promise<IndexRunReport> {
-  const force = (await store.getMeta("ingest_version")) !== INGEST_VERSION;
+  // An empty store holds no stale chunks: recorded first, so a run interrupted
+  // before its end does not make the next one re-chunk what it already wrote.
+  const empty = (await store.listResources()).length === 0;
+  if (empty) await store.setMeta("ingest_version", INGEST_VERSION);
+  const force = !empty && (await store.getMeta("ingest_version")) !== INGEST_VERSION;
   const files = await indexProject(roots, store, config, counter, {
     contexts: options.choice.name === "none" ? "none" : "structural",
     force,
