@@ -1,6 +1,7 @@
 import type { ContextEngine } from "../engine/context-engine.js";
 import { formatIndexReport } from "./format.js";
 import { formatContexts } from "./format-contexts.js";
+import { interruptible } from "./interrupt.js";
 import { indexProgressReporter } from "./progress.js";
 
 /**
@@ -13,7 +14,9 @@ export async function ensureIndex(engine: ContextEngine, refresh: boolean): Prom
   if (resources.length > 0 && !refresh) return;
   const progress = indexProgressReporter(true);
   try {
-    const report = await engine.index(undefined, { onProgress: progress.onProgress, embed: false });
+    const report = await interruptible((signal) =>
+      engine.index(undefined, { onProgress: progress.onProgress, embed: false, signal }),
+    );
     progress.stop();
     if (resources.length === 0) {
       process.stderr.write(

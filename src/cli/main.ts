@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from "commander";
-import { CtxError, describeError, UsageError } from "../core/errors.js";
+import { CtxError, describeError, InterruptedError, UsageError } from "../core/errors.js";
 import { VERSION } from "../version.js";
 import { registerEvalCommand } from "./commands/eval-command.js";
 import { registerIndexCommand } from "./commands/index-command.js";
@@ -21,7 +21,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       process.stderr.write(`ctx: ${describeError(error)}\n`);
       if (!(error instanceof CtxError) && process.env.CTX_DEBUG)
         process.stderr.write(`${(error as Error).stack}\n`);
-      exitCode = error instanceof UsageError ? 2 : 1;
+      exitCode = error instanceof UsageError ? 2 : error instanceof InterruptedError ? 130 : 1;
     }
   };
   const program = new Command()

@@ -75,6 +75,16 @@ export class IndexMissingError extends CtxError {
   }
 }
 
+/** The user stopped a run (Ctrl-C or SIGTERM); what it wrote before stays. */
+export class InterruptedError extends CtxError {
+  constructor(signal: string) {
+    super(
+      "interrupted",
+      `interrupted (${signal}): the files indexed before the stop are kept; run the command again to go on from there`,
+    );
+  }
+}
+
 /** An evaluation folder is not in the BEIR layout `ctx eval` reads. */
 export class EvalDataError extends CtxError {
   constructor(file: string, message: string) {

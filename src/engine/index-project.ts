@@ -27,6 +27,7 @@ export interface IndexProjectOptions {
   /** The index file, where the store has one (not in memory): compaction then runs in a worker. */
   readonly storeFile: string | null;
   readonly onProgress?: (progress: IndexProgress) => void;
+  readonly signal?: AbortSignal;
 }
 
 /** Indexes roots with the configured limits, in worker threads when the run is large. */
@@ -59,5 +60,6 @@ export function indexProject(
     force: options.force,
     compact,
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
   });
 }

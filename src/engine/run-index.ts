@@ -74,6 +74,7 @@ export async function runIndex(
     force,
     storeFile: options.storeFile,
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
   });
   await store.setMeta("ingest_version", INGEST_VERSION);
   const usage = new UsageMeter();

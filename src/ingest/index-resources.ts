@@ -42,6 +42,8 @@ export interface IndexOptions {
    */
   readonly compact?: () => Promise<void>;
   readonly onProgress?: (progress: IndexProgress) => void;
+  /** Stops the run between files; what was prepared before is written first. */
+  readonly signal?: AbortSignal;
 }
 
 /**
@@ -110,6 +112,7 @@ export async function indexResources(
   const skipped = emptySkipCounts();
   const resources: IndexReport["resources"][number][] = [];
   for (const root of roots) {
+    options.signal?.throwIfAborted();
     const realRoot = await resolveRoot(root);
     options.onProgress?.({ phase: "discover", root: realRoot });
     const discovery = await discoverFiles(realRoot, options.limits);
@@ -155,6 +158,7 @@ async function indexFiles(
     let started = 0;
     let bytesAhead = 0;
     for (let done = 0; done < toRead.length; done++) {
+      options.signal?.throwIfAborted();
       while (
         started < toRead.length &&
         started < done + preparer.parallelism &&
@@ -176,8 +180,13 @@ async function indexFiles(
       const prepared = await (inFlight.shift() as Promise<PreparedDocument>);
       bytesAhead -= file.size;
       await apply(prepared, file, previous, resourceId, skipped, counts, stale, store, batch);
-      if (done % 64 === 0)
+      if (done % 64 === 0) {
         options.onProgress?.({ phase: "index", root, done, total: toRead.length });
+        // Files prepared in this thread resolve as microtasks, which starve the event
+        // loop: without a turn now and then, a server's queries and Ctrl-C waited
+        // for the whole run.
+        await new Promise((resolve) => setImmediate(resolve));
+      }
     }
     await batch.flush();
   } catch (error) {

@@ -1,5 +1,6 @@
-import { spawn, spawnSync } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
+import { constants as osConstants } from "node:os";
 import { fileURLToPath } from "node:url";
 
 const CLI = fileURLToPath(new URL("../../dist/cli/main.js", import.meta.url));
@@ -46,13 +47,22 @@ export function runCliAsync(
   cwd: string,
   env: NodeJS.ProcessEnv = {},
 ): Promise<CliResult> {
+  return spawnCli(args, cwd, env).result;
+}
+
+/** Starts the CLI and hands over its process (to signal it) with the result to come. */
+export function spawnCli(
+  args: readonly string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv = {},
+): { process: ChildProcess; result: Promise<CliResult> } {
   if (!existsSync(CLI))
     throw new Error(`${CLI} is missing: run \`npm run build\` before the CLI tests`);
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      cwd,
-      env: { ...process.env, XDG_CONFIG_HOME: cwd, ...NO_PROVIDERS, ...env },
-    });
+  const child = spawn(process.execPath, [CLI, ...args], {
+    cwd,
+    env: { ...process.env, XDG_CONFIG_HOME: cwd, ...NO_PROVIDERS, ...env },
+  });
+  const result = new Promise<CliResult>((resolve, reject) => {
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (data: Buffer) => {
@@ -63,9 +73,14 @@ export function runCliAsync(
     });
     const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
     child.on("error", reject);
-    child.on("close", (code) => {
+    child.on("close", (code, signal) => {
       clearTimeout(timer);
-      resolve({ code: code ?? -1, stdout, stderr });
+      resolve({
+        code: code ?? (signal ? 128 + (osConstants.signals[signal] ?? 0) : -1),
+        stdout,
+        stderr,
+      });
     });
   });
+  return { process: child, result };
 }

@@ -13,6 +13,7 @@ interface IndexFlags {
   embedder?: string;
 }
 
+import { interruptible } from "../interrupt.js";
 import { indexProgressReporter } from "../progress.js";
 
 export function registerIndexCommand(
@@ -49,14 +50,17 @@ export function registerIndexCommand(
         });
         const progress = indexProgressReporter(!options.json);
         try {
-          const report = await engine.index(paths, {
-            onProgress: progress.onProgress,
-            dryRun: options.dryRun ?? false,
-            ...(typeof options.contextualize === "string"
-              ? { contextualize: options.contextualize }
-              : {}),
-            ...(options.embedder ? { embedder: options.embedder } : {}),
-          });
+          const report = await interruptible((signal) =>
+            engine.index(paths, {
+              onProgress: progress.onProgress,
+              dryRun: options.dryRun ?? false,
+              signal,
+              ...(typeof options.contextualize === "string"
+                ? { contextualize: options.contextualize }
+                : {}),
+              ...(options.embedder ? { embedder: options.embedder } : {}),
+            }),
+          );
           progress.stop();
           if (options.json) {
             process.stdout.write(`${JSON.stringify({ ...report, indexPath: engine.indexPath })}\n`);

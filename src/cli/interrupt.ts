@@ -1,0 +1,33 @@
+import { InterruptedError } from "../core/errors.js";
+
+/** Shows the cursor again: a progress bar hides it while it draws. */
+const SHOW_CURSOR = "\u001b[?25h";
+
+/**
+ * Runs `work` with a signal that Ctrl-C (SIGINT) or SIGTERM aborts: indexing
+ * then stops between files, writes what it prepared, and the run ends with an
+ * InterruptedError (exit code 130) instead of dying with the terminal's cursor
+ * hidden. A second Ctrl-C exits at once.
+ */
+export async function interruptible<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const controller = new AbortController();
+  const onSignal = (name: NodeJS.Signals): void => {
+    if (controller.signal.aborted) {
+      if (process.stderr.isTTY) process.stderr.write(`${SHOW_CURSOR}\n`);
+      process.exit(130);
+    }
+    controller.abort(new InterruptedError(name));
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  try {
+    return await work(controller.signal);
+  } catch (error) {
+    // Whatever the stop broke on the way out, the stop is what to report.
+    if (controller.signal.aborted) throw controller.signal.reason;
+    throw error;
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+  }
+}
