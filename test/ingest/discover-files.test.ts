@@ -1,9 +1,10 @@
 import { execFileSync } from "node:child_process";
-import { chmodSync, symlinkSync } from "node:fs";
+import { chmodSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { emptySkipCounts } from "../../src/core/types.js";
 import { DEFAULT_LIMITS, discoverFiles } from "../../src/ingest/hydrate/discover-files.js";
-import { gitRepo, tempDir, writeFiles } from "../helpers/temp-dir.js";
+import { git, gitRepo, tempDir, writeFiles } from "../helpers/temp-dir.js";
 
 const paths = (discovery: Awaited<ReturnType<typeof discoverFiles>>) =>
   discovery.files.map((file) => file.relPath);
@@ -24,6 +25,38 @@ describe("discoverFiles in a git checkout", () => {
     expect(paths(discovery)).toEqual([".gitignore", "src/app.ts", "src/new.ts"]);
     expect(discovery.skipped.binary).toBe(1); // logo.png, by extension
     expect(discovery.skipped.ignored).toBe(2); // secret.log (git) + node_modules/dep/index.js (skipped folder)
+  });
+
+  it("lists the files of checked-out submodules, and neither counts nor lists what is gone", async () => {
+    const library = gitRepo({ "lib/parse.py": "def parse(text):\n    return text\n" });
+    const root = gitRepo({
+      "app.py": "def main():\n    pass\n",
+      "old.py": "def old():\n    pass\n",
+    });
+    git(
+      root,
+      "-c",
+      "protocol.file.allow=always",
+      "submodule",
+      "add",
+      "--quiet",
+      library,
+      "vendor/library",
+    );
+    git(root, "commit", "--quiet", "--message", "add a submodule");
+    // Deleted from the work tree but still tracked until the next commit.
+    rmSync(join(root, "old.py"));
+
+    const discovery = await discoverFiles(root, DEFAULT_LIMITS);
+    expect(paths(discovery)).toEqual([".gitmodules", "app.py", "vendor/library/lib/parse.py"]);
+    expect(discovery.skipped).toEqual({ ...emptySkipCounts() });
+
+    // A clone whose submodule was never checked out lists it as a folder: nothing to read.
+    const clone = tempDir("ctx-clone-");
+    git(clone, "clone", "--quiet", root, ".");
+    const cloned = await discoverFiles(clone, DEFAULT_LIMITS);
+    expect(paths(cloned)).toEqual([".gitmodules", "app.py", "old.py"]);
+    expect(cloned.skipped).toEqual({ ...emptySkipCounts() });
   });
 
   it("applies .ctxignore on top of git's rules", async () => {

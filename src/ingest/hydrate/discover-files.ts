@@ -74,6 +74,7 @@ export async function discoverFiles(root: string, limits: HydrationLimits): Prom
     }
     const absPath = join(root, relPath);
     const stats = statInsideRoot(absPath, realRoot);
+    if (stats === "absent") continue;
     if (typeof stats === "string") {
       skipped[stats]++;
       continue;
@@ -92,17 +93,23 @@ export async function discoverFiles(root: string, limits: HydrationLimits): Prom
   return { kind, files, skipped };
 }
 
-/** Stats a listed path, following a symbolic link only when it stays inside the root. */
+/**
+ * Stats a listed path, following a symbolic link only when it stays inside the
+ * root. "absent" is a path with no file to skip: one git still tracks but that
+ * was deleted from the work tree (or vanished since it was listed), or a
+ * submodule that is not checked out (git lists it as a folder).
+ */
 function statInsideRoot(
   absPath: string,
   realRoot: string,
-): Stats | "outside-root" | "unreadable" | "ignored" {
+): Stats | "outside-root" | "unreadable" | "ignored" | "absent" {
   let stats: Stats;
   try {
     stats = lstatSync(absPath);
-  } catch {
-    return "unreadable";
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ENOENT" ? "absent" : "unreadable";
   }
+  if (stats.isDirectory()) return "absent";
   if (stats.isSymbolicLink()) {
     let target: string;
     try {

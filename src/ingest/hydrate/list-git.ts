@@ -6,7 +6,10 @@ const run = promisify(execFile);
 const MAX_OUTPUT = 512 * 1024 * 1024;
 
 export interface GitListing {
-  /** Tracked and untracked-but-not-ignored files, relative to the root, `/`-separated. */
+  /**
+   * Tracked (submodules' included) and untracked-but-not-ignored files, relative
+   * to the root, `/`-separated.
+   */
   readonly files: string[];
   /** Entries git ignores (a fully ignored folder counts once). */
   readonly ignored: number;
@@ -18,13 +21,12 @@ export interface GitListing {
  */
 export async function listGitFiles(root: string): Promise<GitListing | null> {
   try {
-    const listed = await git(root, [
-      "ls-files",
-      "--cached",
-      "--others",
-      "--exclude-standard",
-      "-z",
-    ]);
+    // Tracked files, with those of checked-out submodules (git lists only tracked
+    // ones there), then untracked files that are not ignored.
+    const tracked = await git(root, ["ls-files", "--cached", "--recurse-submodules", "-z"]).catch(
+      () => git(root, ["ls-files", "--cached", "-z"]),
+    );
+    const untracked = await git(root, ["ls-files", "--others", "--exclude-standard", "-z"]);
     const ignored = await git(root, [
       "ls-files",
       "--others",
@@ -35,7 +37,7 @@ export async function listGitFiles(root: string): Promise<GitListing | null> {
       "-z",
     ]);
     // --cached lists a file once per merge stage during a conflict.
-    const files = [...new Set(splitNul(listed))];
+    const files = [...new Set([...splitNul(tracked), ...splitNul(untracked)])];
     // Our own index folder is not something the user ignored.
     const ignoredEntries = splitNul(ignored).filter(
       (entry) => entry !== ".ctx/" && !entry.startsWith(".ctx/"),
