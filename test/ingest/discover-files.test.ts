@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { chmodSync, rmSync, symlinkSync } from "node:fs";
+import { chmodSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { emptySkipCounts } from "../../src/core/types.js";
@@ -57,6 +57,24 @@ describe("discoverFiles in a git checkout", () => {
     const cloned = await discoverFiles(clone, DEFAULT_LIMITS);
     expect(paths(cloned)).toEqual([".gitmodules", "app.py", "old.py"]);
     expect(cloned.skipped).toEqual({ ...emptySkipCounts() });
+  });
+
+  it("counts a file whose name is not UTF-8 as unreadable, in a checkout and in a plain folder", async () => {
+    const name = Buffer.from("caf\xe9.py", "latin1");
+    const root = gitRepo({ "ok.py": "x = 1\n" });
+    writeFileSync(Buffer.concat([Buffer.from(`${root}/`), name]), "def cafe():\n    pass\n");
+    git(root, "add", "--all");
+    git(root, "commit", "--quiet", "--message", "a latin-1 name");
+    const checkout = await discoverFiles(root, DEFAULT_LIMITS);
+    expect(paths(checkout)).toEqual(["ok.py"]);
+    expect(checkout.skipped.unreadable).toBe(1);
+
+    const folder = tempDir();
+    writeFiles(folder, { "ok.py": "x = 1\n" });
+    writeFileSync(Buffer.concat([Buffer.from(`${folder}/`), name]), "def cafe():\n    pass\n");
+    const walked = await discoverFiles(folder, DEFAULT_LIMITS);
+    expect(paths(walked)).toEqual(["ok.py"]);
+    expect(walked.skipped.unreadable).toBe(1);
   });
 
   it("applies .ctxignore on top of git's rules", async () => {

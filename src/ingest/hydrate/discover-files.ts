@@ -52,6 +52,7 @@ export async function discoverFiles(root: string, limits: HydrationLimits): Prom
     kind = "git";
     listed = git.files;
     skipped.ignored += git.ignored;
+    skipped.unreadable += git.unnamable;
   } else {
     kind = "folder";
     const walk = walkFiles(root, (name) => SKIPPED_DIRECTORIES.has(name) || extraSkips.has(name));

@@ -1,3 +1,4 @@
+import { isUtf8 } from "node:buffer";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 
@@ -13,6 +14,8 @@ export interface GitListing {
   readonly files: string[];
   /** Entries git ignores (a fully ignored folder counts once). */
   readonly ignored: number;
+  /** Files whose names are not UTF-8: paths here are text, so they cannot be indexed. */
+  readonly unnamable: number;
 }
 
 /**
@@ -23,10 +26,13 @@ export async function listGitFiles(root: string): Promise<GitListing | null> {
   try {
     // Tracked files, with those of checked-out submodules (git lists only tracked
     // ones there), then untracked files that are not ignored.
-    const tracked = await git(root, ["ls-files", "--cached", "--recurse-submodules", "-z"]).catch(
-      () => git(root, ["ls-files", "--cached", "-z"]),
-    );
-    const untracked = await git(root, ["ls-files", "--others", "--exclude-standard", "-z"]);
+    const tracked = await gitBytes(root, [
+      "ls-files",
+      "--cached",
+      "--recurse-submodules",
+      "-z",
+    ]).catch(() => gitBytes(root, ["ls-files", "--cached", "-z"]));
+    const untracked = await gitBytes(root, ["ls-files", "--others", "--exclude-standard", "-z"]);
     const ignored = await git(root, [
       "ls-files",
       "--others",
@@ -37,12 +43,18 @@ export async function listGitFiles(root: string): Promise<GitListing | null> {
       "-z",
     ]);
     // --cached lists a file once per merge stage during a conflict.
-    const files = [...new Set([...splitNul(tracked), ...splitNul(untracked)])];
+    const names = [...splitNulBytes(tracked), ...splitNulBytes(untracked)];
+    const files = [
+      ...new Set(names.filter((name) => isUtf8(name)).map((name) => name.toString("utf8"))),
+    ];
+    const unnamable = new Set(
+      names.filter((name) => !isUtf8(name)).map((name) => name.toString("latin1")),
+    ).size;
     // Our own index folder is not something the user ignored.
     const ignoredEntries = splitNul(ignored).filter(
       (entry) => entry !== ".ctx/" && !entry.startsWith(".ctx/"),
     );
-    return { files, ignored: ignoredEntries.length };
+    return { files, ignored: ignoredEntries.length, unnamable };
   } catch {
     return null;
   }
@@ -55,6 +67,27 @@ async function git(cwd: string, args: string[]): Promise<string> {
     encoding: "utf8",
   });
   return stdout;
+}
+
+/** Names as git wrote them: bytes, since a name need not be UTF-8. */
+async function gitBytes(cwd: string, args: string[]): Promise<Buffer> {
+  const { stdout } = await run("git", ["-c", "core.quotepath=off", ...args], {
+    cwd,
+    maxBuffer: MAX_OUTPUT,
+    encoding: "buffer",
+  });
+  return stdout;
+}
+
+function splitNulBytes(output: Buffer): Buffer[] {
+  const names: Buffer[] = [];
+  let from = 0;
+  for (let end = output.indexOf(0); end !== -1; end = output.indexOf(0, from)) {
+    if (end > from) names.push(output.subarray(from, end));
+    from = end + 1;
+  }
+  if (from < output.length) names.push(output.subarray(from));
+  return names;
 }
 
 function splitNul(output: string): string[] {

@@ -1,3 +1,4 @@
+import { isUtf8 } from "node:buffer";
 import { type Dirent, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import ignore, { type Ignore } from "ignore";
@@ -7,7 +8,10 @@ export interface WalkListing {
   readonly files: string[];
   /** Entries excluded by .gitignore files or skipped folders (a folder counts once). */
   readonly ignored: number;
-  /** Folders that could not be read. */
+  /**
+   * Folders that could not be read, and entries whose names are not UTF-8 (paths
+   * here are text, so they cannot be indexed; a folder counts once).
+   */
   readonly unreadable: number;
 }
 
@@ -28,22 +32,27 @@ export function walkFiles(root: string, skipDirectory: (name: string) => boolean
   let unreadable = 0;
 
   const visit = (relDir: string, levels: readonly IgnoreLevel[]): void => {
-    let entries: Dirent[];
+    let raw: Dirent<Buffer>[];
     try {
-      entries = readdirSync(join(root, relDir), { withFileTypes: true });
+      raw = readdirSync(join(root, relDir), { withFileTypes: true, encoding: "buffer" });
     } catch {
       unreadable++;
       return;
     }
     const own = readGitignore(root, relDir);
     const active = own ? [...levels, own] : levels;
+    const entries: { name: string; entry: Dirent<Buffer> }[] = [];
+    for (const entry of raw) {
+      if (isUtf8(entry.name)) entries.push({ name: entry.name.toString("utf8"), entry });
+      else unreadable++;
+    }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    for (const entry of entries) {
-      const relPath = relDir === "" ? entry.name : `${relDir}/${entry.name}`;
+    for (const { name, entry } of entries) {
+      const relPath = relDir === "" ? name : `${relDir}/${name}`;
       const isDirectory = entry.isDirectory();
       // Our own index folder is neither indexed nor counted as ignored.
       if (isDirectory && relPath === ".ctx") continue;
-      if ((isDirectory && skipDirectory(entry.name)) || isIgnored(active, relPath, isDirectory)) {
+      if ((isDirectory && skipDirectory(name)) || isIgnored(active, relPath, isDirectory)) {
         ignored++;
         continue;
       }
