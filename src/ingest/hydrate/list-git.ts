@@ -26,13 +26,10 @@ export async function listGitFiles(root: string): Promise<GitListing | null> {
   try {
     // Tracked files, with those of checked-out submodules (git lists only tracked
     // ones there), then untracked files that are not ignored.
-    const tracked = await gitBytes(root, [
-      "ls-files",
-      "--cached",
-      "--recurse-submodules",
-      "-z",
-    ]).catch(() => gitBytes(root, ["ls-files", "--cached", "-z"]));
-    const untracked = await gitBytes(root, ["ls-files", "--others", "--exclude-standard", "-z"]);
+    const tracked = await git(root, ["ls-files", "--cached", "--recurse-submodules", "-z"]).catch(
+      () => git(root, ["ls-files", "--cached", "-z"]),
+    );
+    const untracked = await git(root, ["ls-files", "--others", "--exclude-standard", "-z"]);
     const ignored = await git(root, [
       "ls-files",
       "--others",
@@ -51,26 +48,17 @@ export async function listGitFiles(root: string): Promise<GitListing | null> {
       names.filter((name) => !isUtf8(name)).map((name) => name.toString("latin1")),
     ).size;
     // Our own index folder is not something the user ignored.
-    const ignoredEntries = splitNul(ignored).filter(
-      (entry) => entry !== ".ctx/" && !entry.startsWith(".ctx/"),
-    );
+    const ignoredEntries = splitNulBytes(ignored)
+      .map((entry) => entry.toString("utf8"))
+      .filter((entry) => !entry.startsWith(".ctx/"));
     return { files, ignored: ignoredEntries.length, unnamable };
   } catch {
     return null;
   }
 }
 
-async function git(cwd: string, args: string[]): Promise<string> {
-  const { stdout } = await run("git", ["-c", "core.quotepath=off", ...args], {
-    cwd,
-    maxBuffer: MAX_OUTPUT,
-    encoding: "utf8",
-  });
-  return stdout;
-}
-
 /** Names as git wrote them: bytes, since a name need not be UTF-8. */
-async function gitBytes(cwd: string, args: string[]): Promise<Buffer> {
+async function git(cwd: string, args: string[]): Promise<Buffer> {
   const { stdout } = await run("git", ["-c", "core.quotepath=off", ...args], {
     cwd,
     maxBuffer: MAX_OUTPUT,
@@ -88,8 +76,4 @@ function splitNulBytes(output: Buffer): Buffer[] {
   }
   if (from < output.length) names.push(output.subarray(from));
   return names;
-}
-
-function splitNul(output: string): string[] {
-  return output.split("\0").filter((entry) => entry.length > 0);
 }
