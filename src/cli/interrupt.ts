@@ -6,15 +6,15 @@ const SHOW_CURSOR = "\u001b[?25h";
 /**
  * Runs `work` with a signal that Ctrl-C (SIGINT) or SIGTERM aborts: indexing
  * then stops between files, writes what it prepared, and the run ends with an
- * InterruptedError (exit code 130) instead of dying with the terminal's cursor
+ * InterruptedError (exit code 130, or 143 for SIGTERM) instead of dying with the terminal's cursor
  * hidden. A second Ctrl-C exits at once.
  */
 export async function interruptible<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const controller = new AbortController();
-  const onSignal = (name: NodeJS.Signals): void => {
+  const onSignal = (name: "SIGINT" | "SIGTERM"): void => {
     if (controller.signal.aborted) {
       if (process.stderr.isTTY) process.stderr.write(`${SHOW_CURSOR}\n`);
-      process.exit(130);
+      process.exit(new InterruptedError(name).exitCode);
     }
     controller.abort(new InterruptedError(name));
   };

@@ -21,7 +21,8 @@ export async function main(argv: readonly string[]): Promise<number> {
       process.stderr.write(`ctx: ${describeError(error)}\n`);
       if (!(error instanceof CtxError) && process.env.CTX_DEBUG)
         process.stderr.write(`${(error as Error).stack}\n`);
-      exitCode = error instanceof UsageError ? 2 : error instanceof InterruptedError ? 130 : 1;
+      exitCode =
+        error instanceof UsageError ? 2 : error instanceof InterruptedError ? error.exitCode : 1;
     }
   };
   const program = new Command()

@@ -77,11 +77,15 @@ export class IndexMissingError extends CtxError {
 
 /** The user stopped a run (Ctrl-C or SIGTERM); what it wrote before stays. */
 export class InterruptedError extends CtxError {
-  constructor(signal: string) {
+  /** What a shell expects of a process its signal stopped: 128 + the signal's number. */
+  readonly exitCode: number;
+
+  constructor(signal: "SIGINT" | "SIGTERM") {
     super(
       "interrupted",
       `interrupted (${signal}): the files indexed before the stop are kept; run the command again to go on from there`,
     );
+    this.exitCode = signal === "SIGINT" ? 130 : 143;
   }
 }
 
