@@ -1,5 +1,5 @@
 import type { ContextEngine } from "../engine/context-engine.js";
-import { formatIndexReport } from "./format.js";
+import { formatIndexReport, missingRootLine } from "./format.js";
 import { formatContexts } from "./format-contexts.js";
 import { interruptible } from "./interrupt.js";
 import { indexProgressReporter } from "./progress.js";
@@ -27,6 +27,7 @@ export async function ensureIndex(engine: ContextEngine, refresh: boolean): Prom
         `Refreshed: ${report.added} added, ${report.changed} changed, ${report.removed} removed\n`,
       );
     }
+    for (const root of report.missingRoots) process.stderr.write(`${missingRootLine(root)}\n`);
   } finally {
     progress.stop();
   }

@@ -22,6 +22,12 @@ export function formatIndexReport(report: IndexReport, indexPath: string): strin
       `${report.removed} removed, ${report.unchanged} unchanged; ${report.chunks} chunks written ` +
       `in ${(report.elapsedMs / 1000).toFixed(2)} s`,
     `Skipped: ${formatSkipped(report.skipped)}`,
+    ...report.missingRoots.map(missingRootLine),
     `Index: ${indexPath}`,
   ].join("\n");
+}
+
+/** What a user reads about a root the index covers whose folder is gone. */
+export function missingRootLine(root: string): string {
+  return `Missing: ${root} is gone; its files stay as last indexed (index its new place with \`ctx index PATH\`, or drop it with \`ctx index --forget ${root}\`)`;
 }

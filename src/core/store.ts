@@ -121,6 +121,13 @@ export interface Store extends TextBackend {
   listResources(): Promise<Resource[]>;
   /** Returns the resource for `root`, recording it when new. */
   ensureResource(root: string, kind: ResourceKind): Promise<Resource>;
+  /**
+   * Points a resource at the folder its files now live in (its project moved or
+   * was copied); false, changing nothing, when another resource has that root.
+   */
+  moveResource(resourceId: string, root: string): Promise<boolean>;
+  /** Removes a resource with all its documents; returns how many documents went. */
+  removeResource(resourceId: string): Promise<number>;
   /** Records a finished index run of a resource and what it skipped. */
   recordRun(resourceId: string, skipped: SkipCounts, finishedAt: string): Promise<void>;
   listDocuments(resourceId: string): Promise<DocumentState[]>;

@@ -132,5 +132,10 @@ export interface IndexReport {
   readonly chunks: number;
   readonly bytesRead: number;
   readonly skipped: SkipCounts;
+  /**
+   * Roots the index covers whose folder is gone (unmounted, deleted, moved away
+   * from the project): their documents are kept as last indexed.
+   */
+  readonly missingRoots: readonly string[];
   readonly elapsedMs: number;
 }

@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
 import { basename, resolve } from "node:path";
 import { type PackResult, packToBudget } from "../assemble/pack-to-budget.js";
 import { type OutputFormat, rendererFor } from "../assemble/renderers.js";
@@ -27,6 +27,7 @@ import { queryTerms } from "../text/code-tokenizer.js";
 import { createTokenCounter } from "../tokens/create-counter.js";
 import { contributions } from "./contributions.js";
 import { describeChoice, fileSize, ignoreIndexFolder, type StatusReport } from "./engine-files.js";
+import { followProject } from "./follow-project.js";
 import { findProjectRoot, indexPathFor } from "./locate-project.js";
 import { type PinnedFile, pinnedFiles } from "./pinned-files.js";
 import { type FragmentAddress, type FragmentText, readFragment } from "./read-fragment.js";
@@ -154,6 +155,7 @@ export class ContextEngine {
       annThreshold: config.embeddings.annThreshold,
     });
     if (!existed && !inMemory) ignoreIndexFolder(indexPath);
+    if (!inMemory) await followProject(store, root, indexPath);
     const project = `local/${basename(root)}`;
     const stored = new Map(
       (await store.listBreakers(project)).map((record) => [record.strategy, record]),
@@ -191,10 +193,11 @@ export class ContextEngine {
    * the context of the active generator.
    */
   async index(paths?: readonly string[], options: IndexOptions = {}): Promise<IndexRunReport> {
-    const roots =
-      paths && paths.length > 0 ? paths.map((path) => resolve(path)) : await this.coveredRoots();
+    const named = paths !== undefined && paths.length > 0;
+    const roots = named ? paths.map((path) => resolve(path)) : await this.coveredRoots();
     const choice = this.embedderChoice(options.embedder);
     return runIndex(roots, this.store, this.config, this.counter, {
+      recordedRoots: !named,
       choice: this.generatorChoice(options.contextualize),
       embedder: { choice, embedder: await this.embedderFor(choice) },
       embed: options.embed ?? true,
@@ -204,6 +207,23 @@ export class ContextEngine {
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
     });
+  }
+
+  /**
+   * Removes a root the index covers (`path` as shown by status, or a path to the
+   * same folder) with all its documents; returns the root and how many went.
+   */
+  async forget(path: string): Promise<{ root: string; documents: number }> {
+    const wanted = resolve(path);
+    const resources = await this.store.listResources();
+    const match =
+      resources.find((resource) => resource.root === wanted) ??
+      resources.find((resource) => existsSync(wanted) && resource.root === realpathSync(wanted));
+    if (!match) {
+      const roots = resources.map((resource) => resource.root).join(", ") || "none";
+      throw new UsageError(`${wanted} is not a root of this index (its roots: ${roots})`);
+    }
+    return { root: match.root, documents: await this.store.removeResource(match.id) };
   }
 
   /**

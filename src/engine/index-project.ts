@@ -28,6 +28,8 @@ export interface IndexProjectOptions {
   readonly storeFile: string | null;
   readonly onProgress?: (progress: IndexProgress) => void;
   readonly signal?: AbortSignal;
+  /** The roots are those the index covers: a missing one is reported, not an error. */
+  readonly recordedRoots?: boolean;
 }
 
 /** Indexes roots with the configured limits, in worker threads when the run is large. */
@@ -61,5 +63,6 @@ export function indexProject(
     compact,
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
+    recordedRoots: options.recordedRoots ?? false,
   });
 }

@@ -36,6 +36,8 @@ export interface IndexRunOptions {
   readonly signal?: AbortSignal;
   /** The index file, null when the index lives in memory. */
   readonly storeFile: string | null;
+  /** The roots are those the index covers: a missing one is reported, not an error. */
+  readonly recordedRoots?: boolean;
 }
 
 /** What `ctx index` did: files, then contexts (or, in a dry run, what contexts would cost). */
@@ -75,6 +77,7 @@ export async function runIndex(
     storeFile: options.storeFile,
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
+    recordedRoots: options.recordedRoots ?? false,
   });
   await store.setMeta("ingest_version", INGEST_VERSION);
   const usage = new UsageMeter();

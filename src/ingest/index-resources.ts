@@ -44,6 +44,11 @@ export interface IndexOptions {
   readonly onProgress?: (progress: IndexProgress) => void;
   /** Stops the run between files; what was prepared before is written first. */
   readonly signal?: AbortSignal;
+  /**
+   * The roots are those the index already covers, not ones a user named: a
+   * missing one is reported (and its documents kept) instead of failing the run.
+   */
+  readonly recordedRoots?: boolean;
 }
 
 /**
@@ -111,9 +116,17 @@ export async function indexResources(
   };
   const skipped = emptySkipCounts();
   const resources: IndexReport["resources"][number][] = [];
+  const missingRoots: string[] = [];
   for (const root of roots) {
     options.signal?.throwIfAborted();
-    const realRoot = await resolveRoot(root);
+    const realRoot = await resolveRoot(root).catch((error: unknown) => {
+      if (options.recordedRoots && error instanceof PathNotFoundError) return null;
+      throw error;
+    });
+    if (realRoot === null) {
+      missingRoots.push(root);
+      continue;
+    }
     options.onProgress?.({ phase: "discover", root: realRoot });
     const discovery = await discoverFiles(realRoot, options.limits);
     const resource = await options.store.ensureResource(realRoot, discovery.kind);
@@ -124,7 +137,13 @@ export async function indexResources(
     addSkips(skipped, runSkipped);
   }
   await (options.compact ?? (() => options.store.compact(documentSearchTexts)))();
-  return { resources, ...counts, skipped, elapsedMs: Math.round(performance.now() - started) };
+  return {
+    resources,
+    ...counts,
+    skipped,
+    missingRoots,
+    elapsedMs: Math.round(performance.now() - started),
+  };
 }
 
 async function indexFiles(

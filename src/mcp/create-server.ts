@@ -263,6 +263,7 @@ export async function createMcpServer(engine: ContextEngine): Promise<McpServer>
           unchanged: report.unchanged,
           chunks: report.chunks,
           skipped: report.skipped,
+          missingRoots: report.missingRoots,
           elapsedMs: report.elapsedMs,
           contexts: {
             generator: report.contexts.generator,

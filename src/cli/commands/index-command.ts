@@ -2,11 +2,14 @@ import { existsSync } from "node:fs";
 import type { Command } from "commander";
 import { PathNotFoundError } from "../../core/errors.js";
 import { ContextEngine } from "../../engine/context-engine.js";
+import type { IndexRunReport } from "../../engine/run-index.js";
 import { formatIndexReport } from "../format.js";
 import { formatContexts, formatEmbeddings } from "../format-contexts.js";
+import { collect } from "../parse-options.js";
 
 interface IndexFlags {
   db?: string;
+  forget?: string[];
   json?: boolean;
   contextualize?: string | boolean;
   dryRun?: boolean;
@@ -40,6 +43,11 @@ export function registerIndexCommand(
       "--dry-run",
       "with --contextualize: show what would be sent and its estimated cost, send nothing",
     )
+    .option(
+      "--forget <path>",
+      "remove a root and its files from the index (repeatable); with no paths given, nothing is indexed",
+      collect,
+    )
     .action((paths: string[], options: IndexFlags) =>
       run(async () => {
         const missing = paths.find((path) => !existsSync(path));
@@ -48,32 +56,62 @@ export function registerIndexCommand(
           start: paths[0] ?? ".",
           ...(options.db ? { db: options.db } : {}),
         });
-        const progress = indexProgressReporter(!options.json);
         try {
-          const report = await interruptible((signal) =>
-            engine.index(paths, {
-              onProgress: progress.onProgress,
-              dryRun: options.dryRun ?? false,
-              signal,
-              ...(typeof options.contextualize === "string"
-                ? { contextualize: options.contextualize }
-                : {}),
-              ...(options.embedder ? { embedder: options.embedder } : {}),
-            }),
-          );
-          progress.stop();
+          const forgotten = [];
+          for (const path of options.forget ?? []) forgotten.push(await engine.forget(path));
+          const forgottenLines = forgotten
+            .map(
+              ({ root, documents }) =>
+                `Forgot ${root}: ${documents} files removed from the index\n`,
+            )
+            .join("");
+          if (forgotten.length > 0 && paths.length === 0) {
+            process.stdout.write(
+              options.json
+                ? `${JSON.stringify({ forgotten, indexPath: engine.indexPath })}\n`
+                : forgottenLines,
+            );
+            return 0;
+          }
+          const report = await indexWithProgress(engine, paths, options);
           if (options.json) {
-            process.stdout.write(`${JSON.stringify({ ...report, indexPath: engine.indexPath })}\n`);
+            const extra = forgotten.length > 0 ? { forgotten } : {};
+            process.stdout.write(
+              `${JSON.stringify({ ...report, ...extra, indexPath: engine.indexPath })}\n`,
+            );
           } else {
             process.stdout.write(
-              `${formatIndexReport(report, engine.indexPath)}\n${formatContexts(report.contexts)}\n${formatEmbeddings(report.embeddings)}\n`,
+              `${forgottenLines}${formatIndexReport(report, engine.indexPath)}\n${formatContexts(report.contexts)}\n${formatEmbeddings(report.embeddings)}\n`,
             );
           }
           return 0;
         } finally {
-          progress.stop();
           await engine.close();
         }
       }),
     );
+}
+
+/** Indexes with a progress bar on a terminal (none with --json); Ctrl-C stops it between files. */
+async function indexWithProgress(
+  engine: ContextEngine,
+  paths: readonly string[],
+  options: IndexFlags,
+): Promise<IndexRunReport> {
+  const progress = indexProgressReporter(!options.json);
+  try {
+    return await interruptible((signal) =>
+      engine.index(paths, {
+        onProgress: progress.onProgress,
+        dryRun: options.dryRun ?? false,
+        signal,
+        ...(typeof options.contextualize === "string"
+          ? { contextualize: options.contextualize }
+          : {}),
+        ...(options.embedder ? { embedder: options.embedder } : {}),
+      }),
+    );
+  } finally {
+    progress.stop();
+  }
 }

@@ -51,6 +51,17 @@ function findOrAddResource(db: Database.Database, root: string, kind: ResourceKi
   return toResource(row);
 }
 
+export function moveResource(db: Database.Database, resourceId: string, root: string): boolean {
+  return inWriteTransaction(db, () => {
+    const taken = db
+      .prepare("SELECT 1 FROM resources WHERE root = ? AND id <> ?")
+      .get(root, resourceId);
+    if (taken) return false;
+    db.prepare("UPDATE resources SET root = ? WHERE id = ?").run(root, resourceId);
+    return true;
+  });
+}
+
 export function recordRun(
   db: Database.Database,
   resourceId: string,

@@ -116,6 +116,21 @@ export class SqliteStore implements Store {
     return resources.ensureResource(this.db, root, kind);
   }
 
+  async moveResource(resourceId: string, root: string): Promise<boolean> {
+    return resources.moveResource(this.db, resourceId, root);
+  }
+
+  async removeResource(resourceId: string): Promise<number> {
+    return inWriteTransaction(this.db, () => {
+      const documents = this.db
+        .prepare("SELECT id FROM documents WHERE resource_id = ?")
+        .all(resourceId) as { id: number }[];
+      for (const { id } of documents) this.deleteDocument(id);
+      this.db.prepare("DELETE FROM resources WHERE id = ?").run(resourceId);
+      return documents.length;
+    });
+  }
+
   async recordRun(resourceId: string, skipped: SkipCounts, finishedAt: string): Promise<void> {
     resources.recordRun(this.db, resourceId, skipped, finishedAt);
   }
