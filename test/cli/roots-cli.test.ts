@@ -55,6 +55,11 @@ describe("the roots an index covers", () => {
     expect(query.stderr).toContain(`Missing: ${library} is gone`);
     expect(query.stdout).toContain("lib.py");
 
+    const status = runCli(["status"], project).stdout;
+    expect(status).toMatch(
+      new RegExp(`${library} \\(folder\\) · .* · missing: the folder is gone`),
+    );
+
     const unknown = runCli(["index", "--forget", join(project, "nowhere")], project);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain("is not a root of this index");

@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import type { Command } from "commander";
 import { formatBytes, formatSkipped } from "../format.js";
 import { dbOption, withEngine } from "../with-engine.js";
@@ -46,8 +47,9 @@ export function registerStatusCommand(
               "Roots:",
             ];
             for (const resource of status.resources) {
+              const gone = existsSync(resource.root) ? "" : " · missing: the folder is gone";
               lines.push(
-                `  ${resource.root} (${resource.kind}) · last indexed ${resource.lastIndexedAt ?? "never"}`,
+                `  ${resource.root} (${resource.kind}) · last indexed ${resource.lastIndexedAt ?? "never"}${gone}`,
               );
               lines.push(`    skipped: ${formatSkipped(resource.skipped)}`);
             }
