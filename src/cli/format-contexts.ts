@@ -39,6 +39,12 @@ export function formatContexts(contexts: IndexRunReport["contexts"]): string {
     lines.push("  every chunk's context is up to date");
     return lines.join("\n");
   }
+  if (report.deferred) {
+    lines.push(
+      `  ${count(report.pending)} chunks need a context; another process is writing this index's contexts, so this run left them to it (structural until then)`,
+    );
+    if (report.generated + report.cached + report.failed === 0) return lines.join("\n");
+  }
   if (contexts.generator === "structural" || contexts.generator === "none") {
     lines.push(`  ${count(report.pending)} chunks brought up to date`);
     return lines.join("\n");

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import {
   type ChunkForContext,
   ContextBatchError,
@@ -43,8 +44,22 @@ export interface ContextualizeReport {
   readonly failed: number;
   /** Chunks of secret files (.env, keys…): never sent, structural context kept. */
   readonly secret: number;
+  /**
+   * True when another process was paying a model for contexts of this index:
+   * this run left the pending chunks (structural meanwhile) to it or the next run.
+   */
+  readonly deferred: boolean;
   readonly usage: UsageReport;
 }
+
+/** The lease a run that pays a model for contexts holds, so two never pay for the same chunks. */
+const CONTEXT_LEASE = "contextualize";
+
+/**
+ * A run renews the lease after each document, whose calls (retries and backoff
+ * included) take far less; past this, its process is taken to have died.
+ */
+const CONTEXT_LEASE_EXPIRY_MS = 10 * 60 * 1000;
 
 /** One document's chunks that need a new context. */
 export interface PendingDocument {
@@ -89,10 +104,26 @@ export async function contextualizeIndex(
   const { store, generator } = options;
   const pending = await pendingDocuments(store, generator);
   const totals = { cached: 0, generated: 0, failed: 0, secret: 0 };
+  const report = (deferred: boolean): ContextualizeReport => ({
+    generator: generator.name,
+    model: generator.model,
+    pending: pending.reduce((sum, document) => sum + document.chunks.length, 0),
+    documents: pending.length,
+    ...totals,
+    deferred,
+    usage: options.usage.snapshot(),
+  });
+  // Two processes refreshing at once (agents each running ctx query) would both
+  // pay for the same chunks: one at a time, the other leaves them to it.
+  const paid = generator.name !== "none" && generator.name !== "structural";
+  const holder = randomUUID();
+  const holdLease = () => store.takeLease(CONTEXT_LEASE, holder, CONTEXT_LEASE_EXPIRY_MS);
+  if (paid && pending.length > 0 && !(await holdLease())) return report(true);
   let done = 0;
+  let lost = false;
   const queue = [...pending];
   const worker = async () => {
-    for (let next = queue.shift(); next; next = queue.shift()) {
+    for (let next = queue.shift(); next && !lost; next = queue.shift()) {
       options.signal?.throwIfAborted();
       const outcome = await contextualizeDocument(next, options);
       totals.cached += outcome.cached;
@@ -100,17 +131,15 @@ export async function contextualizeIndex(
       totals.failed += outcome.failed;
       totals.secret += outcome.secret;
       options.onProgress?.({ phase: "contextualize", done: ++done, total: pending.length });
+      if (paid && !(await holdLease())) lost = true;
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker));
-  return {
-    generator: generator.name,
-    model: generator.model,
-    pending: pending.reduce((sum, document) => sum + document.chunks.length, 0),
-    documents: pending.length,
-    ...totals,
-    usage: options.usage.snapshot(),
-  };
+  try {
+    await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker));
+  } finally {
+    if (paid && pending.length > 0) await store.releaseLease(CONTEXT_LEASE, holder);
+  }
+  return report(lost);
 }
 
 async function contextualizeDocument(pending: PendingDocument, options: ContextualizeOptions) {

@@ -126,6 +126,14 @@ export interface Store extends TextBackend {
    * was copied); false, changing nothing, when another resource has that root.
    */
   moveResource(resourceId: string, root: string): Promise<boolean>;
+  /**
+   * Takes the named lease for `holder` (or renews it, for its holder) unless
+   * another holder renewed it within `expiryMs`: work that only one process at a
+   * time should do, such as paying a model for contexts. True when held.
+   */
+  takeLease(name: string, holder: string, expiryMs: number): Promise<boolean>;
+  /** Gives the named lease up, if `holder` holds it. */
+  releaseLease(name: string, holder: string): Promise<void>;
   /** Removes a resource with all its documents; returns how many documents went. */
   removeResource(resourceId: string): Promise<number>;
   /** Records a finished index run of a resource and what it skipped. */

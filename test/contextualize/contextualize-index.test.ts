@@ -77,6 +77,39 @@ describe("contextualizing an index with a model", () => {
     }
   });
 
+  it("lets one process at a time pay for contexts: a second run at once leaves them to the first", async () => {
+    const { root, engine } = await project();
+    const env = {
+      XDG_CONFIG_HOME: root,
+      ANTHROPIC_API_KEY: "test-key",
+      ANTHROPIC_BASE_URL: server.url,
+    };
+    const other = await ContextEngine.open({ start: root, cwd: root, env });
+    try {
+      await engine.index([root], { contextualize: "structural" });
+      const chunks = (await engine.store.stats()).chunks;
+      // Slow answers keep the first run's lease held while the second one starts.
+      server.delayMs = 300;
+      const reports = (await Promise.all([engine.index([root]), other.index([root])])).map(
+        (run) => run.contexts.report,
+      );
+      expect(reports.map((report) => report?.deferred).sort()).toEqual([false, true]);
+      const paid = reports.find((report) => !report?.deferred);
+      expect(paid).toMatchObject({ pending: chunks, generated: chunks });
+      expect(reports.find((report) => report?.deferred)).toMatchObject({ generated: 0, cached: 0 });
+      expect((await engine.store.stats()).contexts).toEqual({ generated: chunks });
+      expect(await engine.store.getMeta("contextualize_lease")).toBeNull();
+
+      // The lease was given back: the next run (nothing pending) goes ahead.
+      server.delayMs = 0;
+      const next = await other.index([root]);
+      expect(next.contexts.report).toMatchObject({ pending: 0, deferred: false });
+    } finally {
+      await other.close();
+      await engine.close();
+    }
+  });
+
   it("uses contexts for search but shows only the chunk in fragments", async () => {
     const { root, engine } = await project();
     try {

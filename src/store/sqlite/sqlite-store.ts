@@ -29,6 +29,7 @@ import type {
 } from "../../core/types.js";
 import { AnnIndexes } from "./ann-index.js";
 import * as contexts from "./context-queries.js";
+import * as leases from "./leases.js";
 import { SCHEMA_VERSION } from "./migrations.js";
 import { openDatabase } from "./open-database.js";
 import { pathFilter } from "./path-filter.js";
@@ -118,6 +119,14 @@ export class SqliteStore implements Store {
 
   async moveResource(resourceId: string, root: string): Promise<boolean> {
     return resources.moveResource(this.db, resourceId, root);
+  }
+
+  async takeLease(name: string, holder: string, expiryMs: number): Promise<boolean> {
+    return leases.takeLease(this.db, name, holder, expiryMs);
+  }
+
+  async releaseLease(name: string, holder: string): Promise<void> {
+    leases.releaseLease(this.db, name, holder);
   }
 
   async removeResource(resourceId: string): Promise<number> {
