@@ -72,6 +72,8 @@ export function formatEmbeddings(embeddings: IndexRunReport["embeddings"]): stri
   if (!report) return `Embeddings: ${embeddings.embedder} — ${embeddings.reason} (not run)`;
   const { embedded, total } = report.coverage;
   const line = `Embeddings: ${report.embedder} — ${embeddings.reason}; ${count(report.embedded)} texts embedded in ${(report.elapsedMs / 1000).toFixed(1)} s, ${count(embedded)} of ${count(total)} chunks have vectors`;
+  if (report.deferred)
+    return `${line}\n  another process is embedding this index, so this run left the rest to it`;
   return report.error
     ? `${line}\n  stopped early (run ctx index again to go on): ${report.error}`
     : line;

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { Embedder } from "../core/embedder.js";
 import type { Store } from "../core/store.js";
 
@@ -18,7 +19,15 @@ export interface EmbedReport {
   readonly elapsedMs: number;
   /** Why embedding stopped early (the index itself is complete), null when it finished. */
   readonly error: string | null;
+  /** True when another process was embedding this index: this run left the work to it. */
+  readonly deferred: boolean;
 }
+
+/** Held while embedding, so two processes never pay to embed the same texts. */
+const EMBED_LEASE = "embed";
+
+/** Renewed after every batch; past this, its holder is taken to have died. */
+const EMBED_LEASE_EXPIRY_MS = 10 * 60 * 1000;
 
 /**
  * Embeds every chunk text that has no vector from this embedder yet, a batch at
@@ -36,10 +45,17 @@ export async function embedIndex(
   const pending = before.total - before.embedded;
   let embedded = 0;
   let error: string | null = null;
+  let deferred = false;
   const step = embedder.batchSize * 4;
+  const holder = randomUUID();
+  const holdLease = () => store.takeLease(EMBED_LEASE, holder, EMBED_LEASE_EXPIRY_MS);
   try {
     for (;;) {
       options.signal?.throwIfAborted();
+      if (pending > 0 && !(await holdLease())) {
+        deferred = true;
+        break;
+      }
       const work = await store.listUnembedded(embedder.id, step);
       if (work.length === 0) break;
       const vectors = await embedder.embed(
@@ -59,6 +75,8 @@ export async function embedIndex(
     }
   } catch (caught) {
     error = (caught as Error).message.split("\n")[0] ?? "embedding failed";
+  } finally {
+    if (pending > 0) await store.releaseLease(EMBED_LEASE, holder);
   }
   return {
     embedder: embedder.id,
@@ -67,5 +85,6 @@ export async function embedIndex(
     pruned,
     elapsedMs: Math.round(performance.now() - started),
     error,
+    deferred,
   };
 }

@@ -88,11 +88,11 @@ describe("contextualizing an index with a model", () => {
     try {
       await engine.index([root], { contextualize: "structural" });
       const chunks = (await engine.store.stats()).chunks;
-      // Slow answers keep the first run's lease held while the second one starts.
-      server.delayMs = 300;
-      const reports = (await Promise.all([engine.index([root]), other.index([root])])).map(
-        (run) => run.contexts.report,
-      );
+      // The second run starts while the first one's model calls are still out.
+      server.delayMs = 1000;
+      const running = engine.index([root]);
+      while (server.modelRequests.length === 0) await new Promise((r) => setTimeout(r, 10));
+      const reports = [await other.index([root]), await running].map((run) => run.contexts.report);
       expect(reports.map((report) => report?.deferred).sort()).toEqual([false, true]);
       const paid = reports.find((report) => !report?.deferred);
       expect(paid).toMatchObject({ pending: chunks, generated: chunks });

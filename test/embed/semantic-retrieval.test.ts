@@ -71,6 +71,34 @@ describe("vectors in the index", () => {
     }
   });
 
+  it("lets one process at a time embed: a second run at once leaves the texts to the first", async () => {
+    const root = tempDir();
+    writeFiles(root, { ...FILES, "ctx.toml": embeddingsToml() });
+    const first = await open(root);
+    const second = await open(root);
+    try {
+      await first.index([root], { embed: false });
+      // Made now: making one asks the server for its vector size.
+      await Promise.all([first.embedderFor(), second.embedderFor()]);
+      const before = embedCalls();
+      // The second run starts while the first one's embedding call is still out.
+      server.delayMs = 1000;
+      const running = first.index([root]);
+      while (embedCalls() === before) await new Promise((resolve) => setTimeout(resolve, 10));
+      const reports = [await second.index([root]), await running].map(
+        (run) => run.embeddings.report,
+      );
+      expect(reports.map((report) => report?.deferred).sort()).toEqual([false, true]);
+      expect(reports.find((report) => report?.deferred)?.embedded).toBe(0);
+      const done = reports.find((report) => !report?.deferred);
+      expect(done?.coverage.embedded).toBe(done?.coverage.total);
+      expect(await first.store.getMeta("embed_lease")).toBeNull();
+    } finally {
+      await second.close();
+      await first.close();
+    }
+  });
+
   it("keeps one vector set per embedder: switching builds a new one and leaves the other", async () => {
     const root = tempDir();
     writeFiles(root, { ...FILES, "ctx.toml": embeddingsToml("model-a") });
