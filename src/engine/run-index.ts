@@ -14,6 +14,7 @@ import type { TokenCounter } from "../core/token-counter.js";
 import type { IndexReport } from "../core/types.js";
 import { type EmbedProgress, type EmbedReport, embedIndex } from "../embed/embed-index.js";
 import type { EmbedderChoice } from "../embed/resolve-embedder.js";
+import { type ChunkLimits, DEFAULT_CHUNK_LIMITS } from "../ingest/chunk/draft-builder.js";
 import type { IndexProgress } from "../ingest/index-resources.js";
 import { indexProject } from "./index-project.js";
 
@@ -58,6 +59,25 @@ export interface IndexRunReport extends IndexReport {
   };
 }
 
+/**
+ * What the stored chunks were made with: this version's rules, the chunk limits
+ * and the token counter. When it differs from the index's, every file is
+ * chunked again: a new `max_tokens` used to apply only to files that changed.
+ * Default settings keep the bare version, so indexes made with them stay valid.
+ */
+export function ingestKey(limits: ChunkLimits, counter: string): string {
+  const { maxTokens, minTokens, overlapLines } = limits;
+  const defaults = DEFAULT_CHUNK_LIMITS;
+  const isDefault =
+    counter === "o200k" &&
+    maxTokens === defaults.maxTokens &&
+    minTokens === defaults.minTokens &&
+    overlapLines === defaults.overlapLines;
+  return isDefault
+    ? INGEST_VERSION
+    : `${INGEST_VERSION} ${counter} ${maxTokens}/${minTokens}/${overlapLines}`;
+}
+
 /** Indexes the roots, then brings every chunk's context in line with the chosen generator. */
 export async function runIndex(
   roots: readonly string[],
@@ -66,11 +86,12 @@ export async function runIndex(
   counter: TokenCounter,
   options: IndexRunOptions,
 ): Promise<IndexRunReport> {
+  const ingest = ingestKey(config.chunking, counter.name);
   // An empty store holds no stale chunks: recorded first, so a run interrupted
   // before its end does not make the next one re-chunk what it already wrote.
   const empty = (await store.listResources()).length === 0;
-  if (empty) await store.setMeta("ingest_version", INGEST_VERSION);
-  const force = !empty && (await store.getMeta("ingest_version")) !== INGEST_VERSION;
+  if (empty) await store.setMeta("ingest_version", ingest);
+  const force = !empty && (await store.getMeta("ingest_version")) !== ingest;
   const files = await indexProject(roots, store, config, counter, {
     contexts: options.choice.name === "none" ? "none" : "structural",
     force,
@@ -79,7 +100,7 @@ export async function runIndex(
     ...(options.signal ? { signal: options.signal } : {}),
     recordedRoots: options.recordedRoots ?? false,
   });
-  await store.setMeta("ingest_version", INGEST_VERSION);
+  await store.setMeta("ingest_version", ingest);
   const usage = new UsageMeter();
   const generator = await createGenerator(
     options.choice,
