@@ -62,7 +62,7 @@ export function registerIndexCommand(
           const forgottenLines = forgotten
             .map(
               ({ root, documents }) =>
-                `Forgot ${root}: ${documents} files removed from the index\n`,
+                `Forgot ${root}: ${documents} ${documents === 1 ? "file" : "files"} removed from the index\n`,
             )
             .join("");
           if (forgotten.length > 0 && paths.length === 0) {
