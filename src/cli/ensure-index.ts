@@ -1,3 +1,4 @@
+import { IndexBusyError } from "../core/errors.js";
 import type { ContextEngine } from "../engine/context-engine.js";
 import { formatIndexReport, missingRootLine } from "./format.js";
 import { formatContexts } from "./format-contexts.js";
@@ -16,8 +17,18 @@ export async function ensureIndex(engine: ContextEngine, refresh: boolean): Prom
   try {
     const report = await interruptible((signal) =>
       engine.index(undefined, { onProgress: progress.onProgress, embed: false, signal }),
-    );
+    ).catch((error: unknown) => {
+      // An index that exists can still answer: a refresh that could not get the
+      // write lock (another process writing for long) is worth a warning, not a failure.
+      if (resources.length === 0 || !(error instanceof IndexBusyError)) throw error;
+      progress.stop();
+      process.stderr.write(
+        `ctx: not refreshed, answering from the index as it is: ${error.message}\n`,
+      );
+      return null;
+    });
     progress.stop();
+    if (report === null) return;
     if (resources.length === 0) {
       process.stderr.write(
         `${formatIndexReport(report, engine.indexPath)}\n${formatContexts(report.contexts)}\n`,

@@ -133,3 +133,24 @@ describe("ctx index stopped with Ctrl-C", () => {
     expect(report.added + report.unchanged).toBe(4000);
   });
 });
+
+describe("a query while another process holds the index's write lock", () => {
+  it("answers from the index as it is after the busy timeout, saying it did not refresh", async () => {
+    const root = tempDir();
+    modules(root);
+    expect(runCli(["index", "."], root).code).toBe(0);
+    appendFileSync(join(root, "src", "module3.ts"), "// changed\n");
+    const holder = new Database(join(root, ".ctx", "index.db"));
+    holder.exec("BEGIN IMMEDIATE");
+    try {
+      const query = await runCliAsync(["query", "retry backoff", "--budget", "500"], root);
+      expect(query.code, query.stderr).toBe(0);
+      expect(query.stderr).toContain("not refreshed, answering from the index as it is");
+      expect(query.stderr).toContain("the index is busy");
+      expect(query.stdout).toContain("retry");
+    } finally {
+      holder.exec("ROLLBACK");
+      holder.close();
+    }
+  }, 30_000);
+});
