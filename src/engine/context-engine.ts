@@ -373,7 +373,10 @@ export class ContextEngine {
       indexPath: this.indexPath,
       indexBytes: fileSize(this.indexPath) + fileSize(`${this.indexPath}-wal`),
       store: await this.store.stats(),
-      resources: await this.store.listResources(),
+      resources: (await this.store.listResources()).map((resource) => ({
+        ...resource,
+        missing: !existsSync(resource.root),
+      })),
       tokenCounter: this.counter.name,
       configFiles: this.config.sources,
       enabledStrategies: (await this.enabledStrategies()).enabled,

@@ -10,7 +10,8 @@ export interface StatusReport {
   readonly indexPath: string;
   readonly indexBytes: number;
   readonly store: StoreStats;
-  readonly resources: readonly Resource[];
+  /** The roots, each with whether its folder is gone (files kept as last indexed). */
+  readonly resources: readonly (Resource & { readonly missing: boolean })[];
   readonly tokenCounter: string;
   readonly configFiles: readonly string[];
   readonly enabledStrategies: readonly string[];

@@ -55,6 +55,13 @@ describe("the roots an index covers", () => {
     expect(query.stderr).toContain(`Missing: ${library} is gone`);
     expect(query.stdout).toContain("lib.py");
 
+    const statusJson = JSON.parse(runCli(["status", "--json"], project).stdout) as {
+      resources: { root: string; missing: boolean }[];
+    };
+    expect(statusJson.resources.map(({ root, missing }) => ({ root, missing }))).toEqual([
+      { root: project, missing: false },
+      { root: library, missing: true },
+    ]);
     const status = runCli(["status"], project).stdout;
     expect(status).toMatch(
       new RegExp(`${library} \\(folder\\) · .* · missing: the folder is gone`),

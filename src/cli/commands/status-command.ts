@@ -1,4 +1,3 @@
-import { existsSync } from "node:fs";
 import type { Command } from "commander";
 import { formatBytes, formatSkipped } from "../format.js";
 import { dbOption, withEngine } from "../with-engine.js";
@@ -47,7 +46,7 @@ export function registerStatusCommand(
               "Roots:",
             ];
             for (const resource of status.resources) {
-              const gone = existsSync(resource.root) ? "" : " · missing: the folder is gone";
+              const gone = resource.missing ? " · missing: the folder is gone" : "";
               lines.push(
                 `  ${resource.root} (${resource.kind}) · last indexed ${resource.lastIndexedAt ?? "never"}${gone}`,
               );
