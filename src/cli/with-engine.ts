@@ -1,6 +1,6 @@
 import { ContextEngine, type OpenOptions } from "../engine/context-engine.js";
 
-/** Opens the project's engine for one command and always closes it. */
+/** Opens the project's engine for one command and always closes it; store failures name the index. */
 export async function withEngine<T>(
   options: OpenOptions,
   action: (engine: ContextEngine) => Promise<T>,
@@ -8,6 +8,8 @@ export async function withEngine<T>(
   const engine = await ContextEngine.open(options);
   try {
     return await action(engine);
+  } catch (error) {
+    throw engine.store.explainFailure(error);
   } finally {
     await engine.close();
   }

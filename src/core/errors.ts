@@ -58,6 +58,17 @@ export class IndexBusyError extends StoreError {
   }
 }
 
+/** The index file is damaged (found while reading it, not only when opening it). */
+export class IndexCorruptError extends StoreError {
+  constructor(location: string, detail: string, options?: { cause?: unknown }) {
+    super(
+      location,
+      `the index is corrupt (${detail}); move it aside and run \`ctx index\` to build it again`,
+      options,
+    );
+  }
+}
+
 /** The index was written by a newer Context Engine than this one. */
 export class SchemaTooNewError extends StoreError {
   constructor(location: string, found: number, supported: number) {

@@ -119,6 +119,11 @@ export interface Store extends TextBackend {
   /** Where the store lives, for messages (a file path or a connection name). */
   readonly location: string;
   listResources(): Promise<Resource[]>;
+  /**
+   * A failure of this store (thrown by any of its calls) as an error a user can
+   * act on, naming the store: the database's own codes stay in the adapter.
+   */
+  explainFailure(error: unknown): unknown;
   /** Returns the resource for `root`, recording it when new. */
   ensureResource(root: string, kind: ResourceKind): Promise<Resource>;
   /**

@@ -6,6 +6,7 @@ import { loadConfig } from "../config/load-config.js";
 import type { ResolvedConfig } from "../config/resolved-config.js";
 import type { ContextualizeProgress } from "../contextualize/contextualize-index.js";
 import { type GeneratorChoice, resolveGenerator } from "../contextualize/resolve-generator.js";
+import type { BreakerRecord } from "../core/breaker.js";
 import type { Embedder } from "../core/embedder.js";
 import { UsageError } from "../core/errors.js";
 import type { Reranker } from "../core/reranker.js";
@@ -155,11 +156,17 @@ export class ContextEngine {
       annThreshold: config.embeddings.annThreshold,
     });
     if (!existed && !inMemory) ignoreIndexFolder(indexPath);
-    if (!inMemory) await followProject(store, root, indexPath);
     const project = `local/${basename(root)}`;
-    const stored = new Map(
-      (await store.listBreakers(project)).map((record) => [record.strategy, record]),
-    );
+    let stored: Map<string, BreakerRecord>;
+    try {
+      if (!inMemory) await followProject(store, root, indexPath);
+      stored = new Map(
+        (await store.listBreakers(project)).map((record) => [record.strategy, record]),
+      );
+    } catch (error) {
+      await store.close();
+      throw store.explainFailure(error);
+    }
     const breakers = new ProjectBreakers(config.strategies.settingsFor, stored, {
       save: (record) => store.saveBreaker(project, record),
     });

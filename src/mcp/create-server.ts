@@ -1,7 +1,11 @@
 import { readFileSync } from "node:fs";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
-import type { ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
+import type {
+  CallToolResult,
+  ServerNotification,
+  ServerRequest,
+} from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { describeRun } from "../assemble/renderers.js";
 import type { ContextEngine } from "../engine/context-engine.js";
@@ -18,6 +22,13 @@ const task = z.string().min(1).max(MCP_LIMITS.maxTextLength);
  * `isError` results in toolResult. README / AGENTS.md-style files are resources.
  */
 export async function createMcpServer(engine: ContextEngine): Promise<McpServer> {
+  // A tool's store failure (busy, corrupt) comes back as an error naming the index.
+  const guarded = (call: () => Promise<CallToolResult>) =>
+    toolResult(() =>
+      call().catch((error: unknown) => {
+        throw engine.store.explainFailure(error);
+      }),
+    );
   const server = new McpServer(
     { name: "context-engine", version: VERSION },
     {
@@ -65,7 +76,7 @@ export async function createMcpServer(engine: ContextEngine): Promise<McpServer>
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args) =>
-      toolResult(async () => {
+      guarded(async () => {
         const result = await engine.query({
           task: args.task,
           budget: args.budget_tokens ?? engine.config.query.budget,
@@ -105,7 +116,7 @@ export async function createMcpServer(engine: ContextEngine): Promise<McpServer>
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args) =>
-      toolResult(async () => {
+      guarded(async () => {
         const hits = await engine.search(args.query, args.limit ?? 10);
         return json(
           hits.map(({ chunk, score }) => ({
@@ -152,7 +163,7 @@ export async function createMcpServer(engine: ContextEngine): Promise<McpServer>
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args) =>
-      toolResult(async () => {
+      guarded(async () => {
         const address = args.id
           ? { id: args.id }
           : {
@@ -181,7 +192,7 @@ export async function createMcpServer(engine: ContextEngine): Promise<McpServer>
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args) =>
-      toolResult(async () => {
+      guarded(async () => {
         const found = engine.explainRequest(args.request_id);
         if (!found)
           return text(
@@ -221,7 +232,7 @@ export async function createMcpServer(engine: ContextEngine): Promise<McpServer>
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     () =>
-      toolResult(async () => {
+      guarded(async () => {
         const [status, stale] = await Promise.all([engine.status(), engine.staleness()]);
         return json({ ...status, staleness: stale, refreshing: engine.refreshing });
       }),
@@ -237,7 +248,7 @@ export async function createMcpServer(engine: ContextEngine): Promise<McpServer>
       annotations: { readOnlyHint: false, idempotentHint: true, openWorldHint: false },
     },
     (_args, extra: Extra) =>
-      toolResult(async () => {
+      guarded(async () => {
         const token = extra._meta?.progressToken;
         const report = await engine.refresh({
           onProgress: (progress) => {
@@ -284,7 +295,7 @@ export async function createMcpServer(engine: ContextEngine): Promise<McpServer>
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     () =>
-      toolResult(async () => {
+      guarded(async () => {
         const { enabled, source } = await engine.enabledStrategies();
         return json({
           enabledFrom: source,

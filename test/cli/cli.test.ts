@@ -168,6 +168,31 @@ describe("ctx CLI", () => {
       expect(readFileSync(join(cwd, ".ctx", "index.db"), "utf8")).toBe(garbage);
     });
 
+    it("an index damaged inside (found while reading) is reported with its path and left as it is", () => {
+      const root = fixtureRepo();
+      expect(runCli(["index", "."], root).code).toBe(0);
+      const file = join(root, ".ctx", "index.db");
+      const bytes = readFileSync(file);
+      // The second half: schema and settings pages open fine, and SQLite meets the
+      // damage only when a command reads chunks.
+      bytes.fill(0xde, Math.floor(bytes.length / 2), bytes.length);
+      writeFileSync(file, bytes);
+      const commands = [
+        ["query", "retry", "--no-refresh"],
+        ["search", "retry"],
+        ["index", "."],
+        ["status"],
+      ];
+      for (const args of commands) {
+        const result = runCli(args, root);
+        expect(result.code, args.join(" ")).toBe(1);
+        expect(result.stderr.trim().split("\n")).toHaveLength(1);
+        expect(result.stderr).toContain(`${file}: the index is corrupt (`);
+        expect(result.stderr).toContain("move it aside and run `ctx index`");
+      }
+      expect(readFileSync(file)).toEqual(bytes);
+    });
+
     it("a budget too small for the output", () => {
       const root = fixtureRepo();
       const result = runCli(["query", "retry", "--budget", "3"], root);

@@ -85,6 +85,8 @@ export function registerIndexCommand(
             );
           }
           return 0;
+        } catch (error) {
+          throw engine.store.explainFailure(error);
         } finally {
           await engine.close();
         }

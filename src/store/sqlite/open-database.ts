@@ -3,7 +3,7 @@ import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { IndexMissingError, SchemaTooNewError, StoreError } from "../../core/errors.js";
 import { MIGRATIONS, SCHEMA_VERSION } from "./migrations.js";
-import { BUSY_TIMEOUT_MS, busyAsIndexError, inWriteTransaction } from "./write-transaction.js";
+import { asIndexError, BUSY_TIMEOUT_MS, inWriteTransaction } from "./write-transaction.js";
 
 const SQLITE_MAGIC = "SQLite format 3\u0000";
 
@@ -43,7 +43,7 @@ export function openDatabase(file: string, options: OpenOptions): Database.Datab
     return db;
   } catch (caught) {
     db.close();
-    const error = busyAsIndexError(db, caught);
+    const error = asIndexError(db, caught);
     if (error instanceof StoreError) throw error;
     throw new StoreError(
       file,

@@ -39,7 +39,7 @@ import { CHUNK_COLUMNS, type ChunkRow, toStoredChunk } from "./rows.js";
 import { TextCompaction } from "./text-compaction.js";
 import { loadVectorExtension } from "./vector-extension.js";
 import * as vectors from "./vector-queries.js";
-import { inWriteTransaction } from "./write-transaction.js";
+import { asIndexError, inWriteTransaction } from "./write-transaction.js";
 
 /** Vectors per embedder from which search uses an HNSW index instead of exact search. */
 export const DEFAULT_ANN_THRESHOLD = 100_000;
@@ -107,6 +107,10 @@ export class SqliteStore implements Store {
       options.fieldWeights ?? DEFAULT_FIELD_WEIGHTS,
       options.annThreshold ?? DEFAULT_ANN_THRESHOLD,
     );
+  }
+
+  explainFailure(error: unknown): unknown {
+    return asIndexError(this.db, error);
   }
 
   async listResources(): Promise<Resource[]> {

@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import { IndexBusyError } from "../../core/errors.js";
+import { IndexBusyError, IndexCorruptError } from "../../core/errors.js";
 
 /** How long a connection waits for another one's write lock (PRAGMA busy_timeout). */
 export const BUSY_TIMEOUT_MS = 5000;
@@ -16,15 +16,23 @@ export function inWriteTransaction<T>(db: Database.Database, write: () => T): T 
   try {
     return db.transaction(write).immediate();
   } catch (error) {
-    throw busyAsIndexError(db, error);
+    throw asIndexError(db, error);
   }
 }
 
-/** `error` as an IndexBusyError when it is SQLite's "busy", else unchanged. */
-export function busyAsIndexError(db: Database.Database, error: unknown): unknown {
+/**
+ * `error` as the typed error a user can act on when it is SQLite's "busy" or
+ * "corrupt" (which SQLite finds only when it reads a damaged page, so at any
+ * call, not only at open); anything else unchanged.
+ */
+export function asIndexError(db: Database.Database, error: unknown): unknown {
   const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code === "string" && code.startsWith("SQLITE_BUSY")) {
+  if (typeof code !== "string") return error;
+  if (code.startsWith("SQLITE_BUSY")) {
     return new IndexBusyError(db.name, BUSY_TIMEOUT_MS, { cause: error });
+  }
+  if (code.startsWith("SQLITE_CORRUPT") || code === "SQLITE_NOTADB") {
+    return new IndexCorruptError(db.name, (error as Error).message, { cause: error });
   }
   return error;
 }
