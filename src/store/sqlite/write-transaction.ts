@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import { IndexBusyError, IndexCorruptError } from "../../core/errors.js";
+import { IndexBusyError, IndexCorruptError, StoreError } from "../../core/errors.js";
 
 /** How long a connection waits for another one's write lock (PRAGMA busy_timeout). */
 export const BUSY_TIMEOUT_MS = 5000;
@@ -21,9 +21,10 @@ export function inWriteTransaction<T>(db: Database.Database, write: () => T): T 
 }
 
 /**
- * `error` as the typed error a user can act on when it is SQLite's "busy" or
+ * `error` as the typed error a user can act on when it is SQLite's "busy",
  * "corrupt" (which SQLite finds only when it reads a damaged page, so at any
- * call, not only at open); anything else unchanged.
+ * call, not only at open), "full", read-only or an I/O error; anything else
+ * unchanged.
  */
 export function asIndexError(db: Database.Database, error: unknown): unknown {
   const code = (error as { code?: unknown } | null)?.code;
@@ -33,6 +34,20 @@ export function asIndexError(db: Database.Database, error: unknown): unknown {
   }
   if (code.startsWith("SQLITE_CORRUPT") || code === "SQLITE_NOTADB") {
     return new IndexCorruptError(db.name, (error as Error).message, { cause: error });
+  }
+  if (code === "SQLITE_FULL") {
+    return new StoreError(
+      db.name,
+      `cannot write the index: ${(error as Error).message}; free some space and run the command again (what was written before is kept)`,
+      { cause: error },
+    );
+  }
+  if (code.startsWith("SQLITE_READONLY") || code.startsWith("SQLITE_IOERR")) {
+    return new StoreError(
+      db.name,
+      `cannot write the index (${(error as Error).message}); check that its folder is writable and the disk is healthy, then run the command again`,
+      { cause: error },
+    );
   }
   return error;
 }
