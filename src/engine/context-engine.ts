@@ -1,4 +1,3 @@
-import { existsSync, realpathSync } from "node:fs";
 import { basename, resolve } from "node:path";
 import { type PackResult, packToBudget } from "../assemble/pack-to-budget.js";
 import { type OutputFormat, rendererFor } from "../assemble/renderers.js";
@@ -6,7 +5,6 @@ import { loadConfig } from "../config/load-config.js";
 import type { ResolvedConfig } from "../config/resolved-config.js";
 import type { ContextualizeProgress } from "../contextualize/contextualize-index.js";
 import { type GeneratorChoice, resolveGenerator } from "../contextualize/resolve-generator.js";
-import type { BreakerRecord } from "../core/breaker.js";
 import type { Embedder } from "../core/embedder.js";
 import { UsageError } from "../core/errors.js";
 import type { Reranker } from "../core/reranker.js";
@@ -18,7 +16,6 @@ import type { EmbedProgress } from "../embed/embed-index.js";
 import { createEmbedder, type EmbedderChoice, resolveEmbedder } from "../embed/resolve-embedder.js";
 import type { IndexProgress } from "../ingest/index-resources.js";
 import { createReranker } from "../rerank/rerank-settings.js";
-import { SqliteStore } from "../store/sqlite/sqlite-store.js";
 import { ProjectBreakers } from "../strategies/breaker-board.js";
 import { buildRegistry } from "../strategies/build-registry.js";
 import type { StrategyRun } from "../strategies/provenance.js";
@@ -27,10 +24,11 @@ import { StrategyPipeline } from "../strategies/strategy-pipeline.js";
 import { queryTerms } from "../text/code-tokenizer.js";
 import { createTokenCounter } from "../tokens/create-counter.js";
 import { contributions } from "./contributions.js";
-import { describeChoice, fileSize, ignoreIndexFolder, type StatusReport } from "./engine-files.js";
-import { followProject } from "./follow-project.js";
+import { describeChoice, describeEmbeddings, fileSize, type StatusReport } from "./engine-files.js";
 import { findProjectRoot, indexPathFor } from "./locate-project.js";
+import { openIndex } from "./open-index.js";
 import { type PinnedFile, pinnedFiles } from "./pinned-files.js";
+import { coveredRoots, forgetRoot, rootsWithPresence } from "./project-roots.js";
 import { type FragmentAddress, type FragmentText, readFragment } from "./read-fragment.js";
 import { RecentRequests } from "./recent-requests.js";
 import { type IndexRunReport, runIndex } from "./run-index.js";
@@ -147,27 +145,10 @@ export class ContextEngine {
       options.strategies,
     );
     const indexPath = indexPathFor(root, config.storePath, options.db, cwd);
-    const existed = existsSync(indexPath);
-    const ifMissing = options.ifMissing ?? "create";
-    const inMemory = !existed && ifMissing === "in-memory";
-    const store = SqliteStore.open(inMemory ? ":memory:" : indexPath, {
-      create: ifMissing !== "fail",
-      fieldWeights: config.fieldWeights,
-      annThreshold: config.embeddings.annThreshold,
-    });
-    if (!existed && !inMemory) ignoreIndexFolder(indexPath);
     const project = `local/${basename(root)}`;
-    let stored: Map<string, BreakerRecord>;
-    try {
-      if (!inMemory) await followProject(store, root, indexPath);
-      stored = new Map(
-        (await store.listBreakers(project)).map((record) => [record.strategy, record]),
-      );
-    } catch (error) {
-      await store.close();
-      throw store.explainFailure(error);
-    }
-    const breakers = new ProjectBreakers(config.strategies.settingsFor, stored, {
+    const opened = await openIndex(root, indexPath, project, config, options.ifMissing ?? "create");
+    const { store } = opened;
+    const breakers = new ProjectBreakers(config.strategies.settingsFor, opened.breakers, {
       save: (record) => store.saveBreaker(project, record),
     });
     const pipeline = new StrategyPipeline({
@@ -183,10 +164,10 @@ export class ContextEngine {
       config,
       store,
       pipeline,
-      !existed && !inMemory,
+      opened.created,
       counter,
       options.env ?? process.env,
-      inMemory ? null : indexPath,
+      opened.file,
     );
   }
 
@@ -201,7 +182,9 @@ export class ContextEngine {
    */
   async index(paths?: readonly string[], options: IndexOptions = {}): Promise<IndexRunReport> {
     const named = paths !== undefined && paths.length > 0;
-    const roots = named ? paths.map((path) => resolve(path)) : await this.coveredRoots();
+    const roots = named
+      ? paths.map((path) => resolve(path))
+      : await coveredRoots(this.store, this.root);
     const choice = this.embedderChoice(options.embedder);
     return runIndex(roots, this.store, this.config, this.counter, {
       recordedRoots: !named,
@@ -220,17 +203,8 @@ export class ContextEngine {
    * Removes a root the index covers (`path` as shown by status, or a path to the
    * same folder) with all its documents; returns the root and how many went.
    */
-  async forget(path: string): Promise<{ root: string; documents: number }> {
-    const wanted = resolve(path);
-    const resources = await this.store.listResources();
-    const match =
-      resources.find((resource) => resource.root === wanted) ??
-      resources.find((resource) => existsSync(wanted) && resource.root === realpathSync(wanted));
-    if (!match) {
-      const roots = resources.map((resource) => resource.root).join(", ") || "none";
-      throw new UsageError(`${wanted} is not a root of this index (its roots: ${roots})`);
-    }
-    return { root: match.root, documents: await this.store.removeResource(match.id) };
+  forget(path: string): Promise<{ root: string; documents: number }> {
+    return forgetRoot(this.store, path);
   }
 
   /**
@@ -380,28 +354,17 @@ export class ContextEngine {
       indexPath: this.indexPath,
       indexBytes: fileSize(this.indexPath) + fileSize(`${this.indexPath}-wal`),
       store: await this.store.stats(),
-      resources: (await this.store.listResources()).map((resource) => ({
-        ...resource,
-        missing: !existsSync(resource.root),
-      })),
+      resources: await rootsWithPresence(this.store),
       tokenCounter: this.counter.name,
       configFiles: this.config.sources,
       enabledStrategies: (await this.enabledStrategies()).enabled,
       contextGenerator: describeChoice(() => this.generatorChoice()),
-      embeddings: await this.embeddingStatus(),
+      embeddings: await describeEmbeddings(
+        this.embedderChoice(),
+        (choice) => this.embedderFor(choice),
+        this.store,
+      ),
     };
-  }
-
-  private async embeddingStatus(): Promise<StatusReport["embeddings"]> {
-    const choice = this.embedderChoice();
-    let embedder: Embedder | null = null;
-    try {
-      embedder = await this.embedderFor(choice);
-    } catch (error) {
-      return { embedder: choice.name, reason: (error as Error).message, coverage: null };
-    }
-    const coverage = embedder ? await this.store.embeddingCoverage(embedder.id) : null;
-    return { embedder: embedder?.id ?? choice.name, reason: choice.reason, coverage };
   }
 
   async close(): Promise<void> {
@@ -417,10 +380,5 @@ export class ContextEngine {
       return { text: this.store, ...reranker };
     }
     return { text: this.store, vector: vectorBackend(this.store, embedder), ...reranker };
-  }
-
-  private async coveredRoots(): Promise<string[]> {
-    const resources = await this.store.listResources();
-    return resources.length > 0 ? resources.map((resource) => resource.root) : [this.root];
   }
 }

@@ -1,8 +1,10 @@
 import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { GeneratorChoice } from "../contextualize/resolve-generator.js";
-import type { StoreStats } from "../core/store.js";
+import type { Embedder } from "../core/embedder.js";
+import type { Store, StoreStats } from "../core/store.js";
 import type { Resource } from "../core/types.js";
+import type { EmbedderChoice } from "../embed/resolve-embedder.js";
 
 export interface StatusReport {
   readonly root: string;
@@ -37,6 +39,22 @@ export function describeChoice(choose: () => GeneratorChoice): StatusReport["con
   } catch (error) {
     return { name: "unavailable", model: "", reason: (error as Error).message, fallback: false };
   }
+}
+
+/** The active embedder for status and how much of the index it covered; a failure is shown, not thrown. */
+export async function describeEmbeddings(
+  choice: EmbedderChoice,
+  make: (choice: EmbedderChoice) => Promise<Embedder | null>,
+  store: Store,
+): Promise<StatusReport["embeddings"]> {
+  let embedder: Embedder | null = null;
+  try {
+    embedder = await make(choice);
+  } catch (error) {
+    return { embedder: choice.name, reason: (error as Error).message, coverage: null };
+  }
+  const coverage = embedder ? await store.embeddingCoverage(embedder.id) : null;
+  return { embedder: embedder?.id ?? choice.name, reason: choice.reason, coverage };
 }
 
 /** A new `.ctx` folder ignores itself, so git (and `git ls-files`) never list the index. */

@@ -29,6 +29,7 @@ import type {
 } from "../../core/types.js";
 import { AnnIndexes } from "./ann-index.js";
 import * as contexts from "./context-queries.js";
+import { DocumentWrites } from "./document-writes.js";
 import * as leases from "./leases.js";
 import { SCHEMA_VERSION } from "./migrations.js";
 import { openDatabase } from "./open-database.js";
@@ -56,15 +57,8 @@ export class SqliteStore implements Store {
   readonly location: string;
   private readonly db: Database.Database;
   private readonly rankExpression: string;
-  private readonly findDocument: Database.Statement;
-  private readonly documentChunkIds: Database.Statement;
-  private readonly deleteFts: Database.Statement;
-  private readonly deleteChunks: Database.Statement;
-  private readonly deleteDocumentRow: Database.Statement;
   private readonly compaction: TextCompaction;
-  private readonly insertDocument: Database.Statement;
-  private readonly insertChunk: Database.Statement;
-  private readonly insertFts: Database.Statement;
+  private readonly documents: DocumentWrites;
   private readonly vectorExtension: boolean;
   private readonly ann: AnnIndexes;
 
@@ -79,24 +73,8 @@ export class SqliteStore implements Store {
     this.ann = new AnnIndexes(location === ":memory:" ? null : dirname(location), annThreshold);
     this.vectorExtension = loadVectorExtension(db);
     this.rankExpression = `bm25(${weights.path}, ${weights.symbols}, ${weights.context}, ${weights.body})`;
-    this.findDocument = db.prepare("SELECT id FROM documents WHERE resource_id = ? AND path = ?");
-    this.documentChunkIds = db.prepare("SELECT id FROM chunks WHERE document_id = ?");
-    this.deleteFts = db.prepare("DELETE FROM chunks_fts WHERE rowid = ?");
-    this.deleteChunks = db.prepare("DELETE FROM chunks WHERE document_id = ?");
-    this.deleteDocumentRow = db.prepare("DELETE FROM documents WHERE id = ?");
     this.compaction = new TextCompaction(db);
-    this.insertDocument = db.prepare(
-      `INSERT INTO documents (resource_id, path, language, size, mtime_ms, hash)
-       VALUES (?, ?, ?, ?, ?, ?)`,
-    );
-    this.insertChunk = db.prepare(
-      `INSERT INTO chunks (document_id, ordinal, start_line, end_line, kind, symbol, parent_id,
-         content, header, defines, context, tokens, hash, context_key, context_status, embed_hash)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    this.insertFts = db.prepare(
-      "INSERT INTO chunks_fts (rowid, path, symbols, context, body) VALUES (?, ?, ?, ?, ?)",
-    );
+    this.documents = new DocumentWrites(db, this.compaction);
   }
 
   static open(file: string, options: SqliteStoreOptions): SqliteStore {
@@ -134,14 +112,7 @@ export class SqliteStore implements Store {
   }
 
   async removeResource(resourceId: string): Promise<number> {
-    return inWriteTransaction(this.db, () => {
-      const documents = this.db
-        .prepare("SELECT id FROM documents WHERE resource_id = ?")
-        .all(resourceId) as { id: number }[];
-      for (const { id } of documents) this.deleteDocument(id);
-      this.db.prepare("DELETE FROM resources WHERE id = ?").run(resourceId);
-      return documents.length;
-    });
+    return this.documents.removeResource(resourceId);
   }
 
   async recordRun(resourceId: string, skipped: SkipCounts, finishedAt: string): Promise<void> {
@@ -157,83 +128,15 @@ export class SqliteStore implements Store {
   }
 
   async writeDocuments(documents: readonly DocumentToStore[]): Promise<void> {
-    if (documents.length === 0) return;
-    // One transaction for many files, since FTS5 writes a segment per commit
-    // (per-file commits made a third of the write time); old versions go first,
-    // since an FTS5 delete flushes the inserts pending before it.
-    inWriteTransaction(this.db, () => {
-      for (const document of documents) {
-        const old = this.findDocument.get(document.resourceId, document.path) as
-          | { id: number }
-          | undefined;
-        if (old) this.deleteDocument(old.id);
-      }
-      for (const document of documents) this.insertDocumentAndChunks(document);
-      this.compaction.recordWrite(0);
-    });
-  }
-
-  private insertDocumentAndChunks(document: DocumentToStore): void {
-    const { lastInsertRowid } = this.insertDocument.run(
-      document.resourceId,
-      document.path,
-      document.language,
-      document.size,
-      Math.trunc(document.mtimeMs),
-      document.hash,
-    );
-    const documentId = Number(lastInsertRowid);
-    const ids: number[] = [];
-    document.chunks.forEach((chunk, ordinal) => {
-      const parentId = chunk.parent === null ? null : (ids[chunk.parent] ?? null);
-      const result = this.insertChunk.run(
-        documentId,
-        ordinal,
-        chunk.startLine,
-        chunk.endLine,
-        chunk.kind,
-        chunk.symbol,
-        parentId,
-        chunk.content,
-        chunk.header,
-        chunk.defines.join(" "),
-        chunk.context,
-        chunk.tokens,
-        chunk.hash,
-        chunk.contextKey,
-        chunk.contextStatus,
-        chunk.embedHash,
-      );
-      const chunkId = Number(result.lastInsertRowid);
-      ids.push(chunkId);
-      const { search } = chunk;
-      this.insertFts.run(chunkId, search.path, search.symbols, search.context, search.body);
-    });
+    this.documents.write(documents);
   }
 
   async touchDocument(documentId: number, size: number, mtimeMs: number): Promise<void> {
-    inWriteTransaction(this.db, () =>
-      this.db
-        .prepare("UPDATE documents SET size = ?, mtime_ms = ? WHERE id = ?")
-        .run(size, Math.trunc(mtimeMs), documentId),
-    );
+    this.documents.touch(documentId, size, mtimeMs);
   }
 
   async removeDocuments(documentIds: readonly number[]): Promise<void> {
-    if (documentIds.length === 0) return;
-    inWriteTransaction(this.db, () => {
-      for (const id of documentIds) this.deleteDocument(id);
-    });
-  }
-
-  private deleteDocument(documentId: number): void {
-    // Row by row: FTS5 answers `rowid IN (subquery)` by scanning the whole
-    // index, which made every changed file cost a pass over all chunks.
-    const chunkIds = this.documentChunkIds.all(documentId) as { id: number }[];
-    for (const { id } of chunkIds) this.deleteFts.run(id);
-    this.compaction.recordWrite(chunkIds.length);
-    this.deleteChunks.run(documentId);
-    this.deleteDocumentRow.run(documentId);
+    this.documents.remove(documentIds);
   }
 
   async compactionDue(): Promise<boolean> {

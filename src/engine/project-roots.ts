@@ -1,5 +1,6 @@
-import { realpathSync } from "node:fs";
-import { isAbsolute, join, relative, sep } from "node:path";
+import { existsSync, realpathSync } from "node:fs";
+import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { UsageError } from "../core/errors.js";
 import type { Store } from "../core/store.js";
 
 /** Meta key: the project folder the index's roots were last recorded under. */
@@ -32,4 +33,38 @@ export async function followProject(store: Store, root: string, indexFile: strin
     }
   }
   await store.setMeta(PROJECT_ROOT_KEY, project);
+}
+
+/**
+ * Removes a root the index covers (`path` as shown by status, or a path to the
+ * same folder) with all its documents; returns the root and how many went.
+ */
+export async function forgetRoot(
+  store: Store,
+  path: string,
+): Promise<{ root: string; documents: number }> {
+  const wanted = resolve(path);
+  const resources = await store.listResources();
+  const match =
+    resources.find((resource) => resource.root === wanted) ??
+    resources.find((resource) => existsSync(wanted) && resource.root === realpathSync(wanted));
+  if (!match) {
+    const roots = resources.map((resource) => resource.root).join(", ") || "none";
+    throw new UsageError(`${wanted} is not a root of this index (its roots: ${roots})`);
+  }
+  return { root: match.root, documents: await store.removeResource(match.id) };
+}
+
+/** The roots the index covers, or `root` for an index that covers none yet. */
+export async function coveredRoots(store: Store, root: string): Promise<string[]> {
+  const resources = await store.listResources();
+  return resources.length > 0 ? resources.map((resource) => resource.root) : [root];
+}
+
+/** The index's roots, each with whether its folder is gone. */
+export async function rootsWithPresence(store: Store) {
+  return (await store.listResources()).map((resource) => ({
+    ...resource,
+    missing: !existsSync(resource.root),
+  }));
 }
