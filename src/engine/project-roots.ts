@@ -2,6 +2,7 @@ import { existsSync, realpathSync } from "node:fs";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { UsageError } from "../core/errors.js";
 import type { Store } from "../core/store.js";
+import type { Resource } from "../core/types.js";
 
 /** Meta key: the project folder the index's roots were last recorded under. */
 export const PROJECT_ROOT_KEY = "project_root";
@@ -9,7 +10,7 @@ export const PROJECT_ROOT_KEY = "project_root";
 /** Whether `path` is `folder` or lies below it. */
 function within(path: string, folder: string): boolean {
   const rel = relative(folder, path);
-  return rel === "" || !(rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel));
+  return !(rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel));
 }
 
 /**
@@ -62,7 +63,9 @@ export async function coveredRoots(store: Store, root: string): Promise<string[]
 }
 
 /** The index's roots, each with whether its folder is gone. */
-export async function rootsWithPresence(store: Store) {
+export async function rootsWithPresence(
+  store: Store,
+): Promise<(Resource & { readonly missing: boolean })[]> {
   return (await store.listResources()).map((resource) => ({
     ...resource,
     missing: !existsSync(resource.root),

@@ -16,6 +16,7 @@ export class DocumentWrites {
   private readonly insertDocument: Database.Statement;
   private readonly insertChunk: Database.Statement;
   private readonly insertFts: Database.Statement;
+  private readonly touchDocument: Database.Statement;
 
   constructor(
     private readonly db: Database.Database,
@@ -38,6 +39,8 @@ export class DocumentWrites {
     this.insertFts = db.prepare(
       "INSERT INTO chunks_fts (rowid, path, symbols, context, body) VALUES (?, ?, ?, ?, ?)",
     );
+    // Once: a checkout that only changes mtimes touches every file of the tree.
+    this.touchDocument = db.prepare("UPDATE documents SET size = ?, mtime_ms = ? WHERE id = ?");
   }
 
   write(documents: readonly DocumentToStore[]): void {
@@ -59,9 +62,7 @@ export class DocumentWrites {
 
   touch(documentId: number, size: number, mtimeMs: number): void {
     inWriteTransaction(this.db, () =>
-      this.db
-        .prepare("UPDATE documents SET size = ?, mtime_ms = ? WHERE id = ?")
-        .run(size, Math.trunc(mtimeMs), documentId),
+      this.touchDocument.run(size, Math.trunc(mtimeMs), documentId),
     );
   }
 

@@ -1,12 +1,11 @@
 import type Database from "better-sqlite3";
 import { inWriteTransaction } from "./write-transaction.js";
 
-/**
- * Named leases in ctx_meta (`<name>_lease` = "<holder> <ms>"): work that only
- * one process should do at a time (rebuilding the full-text index, paying a
- * model for contexts) takes one, renews it as it goes and releases it at the
- * end. A lease not renewed within its expiry belongs to a process that died.
- */
+// Named leases in ctx_meta (`<name>_lease` = "<holder> <ms>"): work that only
+// one process should do at a time (rebuilding the full-text index, paying a
+// model for contexts or embeddings) takes one, renews it as it goes and releases
+// it at the end. A lease not renewed within its expiry belongs to a process that died.
+
 function keyOf(name: string): string {
   return `${name}_lease`;
 }
