@@ -1,5 +1,6 @@
 import type { ContextGenerator } from "../core/context-generator.js";
 import type { TokenCounter } from "../core/token-counter.js";
+import { requireFeature } from "../optional-packages.js";
 import type { ContextualizeSettings } from "./contextualize-settings.js";
 import type { LlmClient } from "./llm/llm-client.js";
 import { NoContextGenerator } from "./none-generator.js";
@@ -19,6 +20,7 @@ export async function createGenerator(
   usage: UsageMeter,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<ContextGenerator> {
+  assertGeneratorInstalled(choice);
   const client = await clientFor(choice, settings, env);
   if (!client) {
     return choice.name === "none"
@@ -42,6 +44,12 @@ export async function createGenerator(
     counter,
     usage,
   );
+}
+
+/** Fails, naming the install command, when the chosen generator's optional package is absent. */
+export function assertGeneratorInstalled(choice: GeneratorChoice): void {
+  if (choice.name === "claude-agent-sdk")
+    requireFeature("claude-agent-sdk", `the claude-agent-sdk context generator (${choice.reason})`);
 }
 
 async function clientFor(

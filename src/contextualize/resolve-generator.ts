@@ -1,4 +1,5 @@
 import { UsageError } from "../core/errors.js";
+import { installCommand, missingPackagesOf } from "../optional-packages.js";
 import type { ContextualizeSettings } from "./contextualize-settings.js";
 import { GENERATOR_NAMES, type GeneratorName } from "./generator-names.js";
 
@@ -48,13 +49,19 @@ export function resolveGenerator(
   if (settings.generator)
     return choose(settings.generator, `set in ${settings.source}`, settings, env);
   if (env.ANTHROPIC_API_KEY) return choose("anthropic", "ANTHROPIC_API_KEY is set", settings, env);
-  if (env.CLAUDE_CODE_OAUTH_TOKEN)
+  // A token found in the environment is no request to install Claude Code: without its package the chain goes on.
+  const agentMissing =
+    Boolean(env.CLAUDE_CODE_OAUTH_TOKEN) && missingPackagesOf("claude-agent-sdk").length > 0;
+  if (env.CLAUDE_CODE_OAUTH_TOKEN && !agentMissing)
     return choose("claude-agent-sdk", "CLAUDE_CODE_OAUTH_TOKEN is set", settings, env);
   if (env.OPENAI_BASE_URL || env.OPENAI_API_KEY) {
     const which = env.OPENAI_BASE_URL ? "OPENAI_BASE_URL" : "OPENAI_API_KEY";
     return choose("openai-compatible", `${which} is set`, settings, env);
   }
-  return { ...choose("structural", NOTHING_CONFIGURED, settings, env), fallback: true };
+  const reason = agentMissing
+    ? `CLAUDE_CODE_OAUTH_TOKEN is set, but the claude-agent-sdk generator's package is not installed (\`${installCommand("claude-agent-sdk")}\` adds it)`
+    : NOTHING_CONFIGURED;
+  return { ...choose("structural", reason, settings, env), fallback: true };
 }
 
 function choose(

@@ -1,5 +1,6 @@
 import type { Embedder } from "../core/embedder.js";
 import { UsageError } from "../core/errors.js";
+import { requireFeature } from "../optional-packages.js";
 import { EMBEDDER_NAMES, type EmbedderName, type EmbeddingSettings } from "./embedding-settings.js";
 
 export interface EmbedderChoice {
@@ -47,6 +48,7 @@ export async function createEmbedder(
     case "none":
       return null;
     case "use-lite": {
+      requireFeature("use-lite", `the use-lite embedder (${choice.reason})`);
       const { UseLiteEmbedder } = await import("./use-lite-embedder.js");
       return new UseLiteEmbedder(settings.quality ?? undefined);
     }
@@ -67,6 +69,7 @@ export async function createEmbedder(
       return new OpenAiEmbedder({ ...options, dimensions });
     }
     case "onnx": {
+      requireFeature("onnx", `the onnx embedder (${choice.reason})`);
       const model = settings.modelPath ?? settings.model;
       if (!model)
         throw new UsageError(

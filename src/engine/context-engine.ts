@@ -15,6 +15,7 @@ import type { TokenCounter } from "../core/token-counter.js";
 import type { EmbedProgress } from "../embed/embed-index.js";
 import { createEmbedder, type EmbedderChoice, resolveEmbedder } from "../embed/resolve-embedder.js";
 import type { IndexProgress } from "../ingest/index-resources.js";
+import { optionalFeatureStatus } from "../optional-packages.js";
 import { createReranker } from "../rerank/rerank-settings.js";
 import { ProjectBreakers } from "../strategies/breaker-board.js";
 import { buildRegistry } from "../strategies/build-registry.js";
@@ -364,6 +365,7 @@ export class ContextEngine {
         (choice) => this.embedderFor(choice),
         this.store,
       ),
+      optionalFeatures: optionalFeatureStatus(),
     };
   }
 

@@ -5,6 +5,7 @@ import type { Embedder } from "../core/embedder.js";
 import type { Store, StoreStats } from "../core/store.js";
 import type { Resource } from "../core/types.js";
 import type { EmbedderChoice } from "../embed/resolve-embedder.js";
+import type { OptionalFeatureStatus } from "../optional-packages.js";
 
 export interface StatusReport {
   readonly root: string;
@@ -29,6 +30,8 @@ export interface StatusReport {
     readonly reason: string;
     readonly fallback: boolean;
   };
+  /** Heavy features shipped as optional packages, and the command that adds each one missing. */
+  readonly optionalFeatures: readonly OptionalFeatureStatus[];
 }
 
 /** The active generator for status; a misconfiguration is shown, not thrown. */

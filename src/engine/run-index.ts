@@ -4,7 +4,7 @@ import {
   type ContextualizeReport,
   contextualizeIndex,
 } from "../contextualize/contextualize-index.js";
-import { createGenerator } from "../contextualize/create-generator.js";
+import { assertGeneratorInstalled, createGenerator } from "../contextualize/create-generator.js";
 import { type CostEstimate, estimateCost } from "../contextualize/estimate-cost.js";
 import type { GeneratorChoice } from "../contextualize/resolve-generator.js";
 import { UsageMeter } from "../contextualize/usage-meter.js";
@@ -86,6 +86,8 @@ export async function runIndex(
   counter: TokenCounter,
   options: IndexRunOptions,
 ): Promise<IndexRunReport> {
+  // Before any work: a generator that cannot load would fail only after every file was read.
+  assertGeneratorInstalled(options.choice);
   const ingest = ingestKey(config.chunking, counter.name);
   // An empty store holds no stale chunks: recorded first, so a run interrupted
   // before its end does not make the next one re-chunk what it already wrote.

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
+import { CtxError } from "../core/errors.js";
 
 const require = createRequire(import.meta.url);
 
@@ -161,10 +162,20 @@ function hashBytes(bytes: Uint8Array, start: number, end: number): number {
   return hash >>> 0;
 }
 
-/** gpt-tokenizer's o200k ranks, the source of the table. */
+/**
+ * gpt-tokenizer's o200k ranks, the source of the table. gpt-tokenizer is a
+ * devDependency: an installed ctx reads the table the build saved instead.
+ */
 export function o200kRanks(): (string | number[])[] {
-  return (require("gpt-tokenizer/cjs/bpeRanks/o200k_base") as { default: (string | number[])[] })
-    .default;
+  try {
+    return (require("gpt-tokenizer/cjs/bpeRanks/o200k_base") as { default: (string | number[])[] })
+      .default;
+  } catch (error) {
+    throw new CtxError(
+      "install_damaged",
+      `${TABLE_FILE} (o200k's token table) is missing or damaged and gpt-tokenizer, which could rebuild it, is not installed: reinstall context-engine (${(error as Error).message.split("\n")[0]})`,
+    );
+  }
 }
 
 let table: O200kTable | null = null;

@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import { constants as osConstants } from "node:os";
 import { fileURLToPath } from "node:url";
 
-const CLI = fileURLToPath(new URL("../../dist/cli/main.js", import.meta.url));
+export const CLI = fileURLToPath(new URL("../../dist/cli/main.js", import.meta.url));
 
 const NO_PROVIDERS = {
   ANTHROPIC_API_KEY: "",
@@ -26,9 +26,19 @@ export function runCli(
   cwd: string,
   env: NodeJS.ProcessEnv = {},
 ): CliResult {
-  if (!existsSync(CLI))
-    throw new Error(`${CLI} is missing: run \`npm run build\` before the CLI tests`);
-  const result = spawnSync(process.execPath, [CLI, ...args], {
+  return runCliAt(CLI, args, cwd, env);
+}
+
+/** Runs a `ctx` binary at another place (an installed copy) in a subprocess. */
+export function runCliAt(
+  cli: string,
+  args: readonly string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv = {},
+): CliResult {
+  if (!existsSync(cli))
+    throw new Error(`${cli} is missing: run \`npm run build\` before the CLI tests`);
+  const result = spawnSync(process.execPath, [cli, ...args], {
     cwd,
     encoding: "utf8",
     // No model keys leak in from the machine: tests that want a provider say so.
@@ -46,8 +56,9 @@ export function runCliAsync(
   args: readonly string[],
   cwd: string,
   env: NodeJS.ProcessEnv = {},
+  cli: string = CLI,
 ): Promise<CliResult> {
-  return spawnCli(args, cwd, env).result;
+  return spawnCli(args, cwd, env, cli).result;
 }
 
 /** Starts the CLI and hands over its process (to signal it) with the result to come. */
@@ -55,10 +66,11 @@ export function spawnCli(
   args: readonly string[],
   cwd: string,
   env: NodeJS.ProcessEnv = {},
+  cli: string = CLI,
 ): { process: ChildProcess; result: Promise<CliResult> } {
-  if (!existsSync(CLI))
-    throw new Error(`${CLI} is missing: run \`npm run build\` before the CLI tests`);
-  const child = spawn(process.execPath, [CLI, ...args], {
+  if (!existsSync(cli))
+    throw new Error(`${cli} is missing: run \`npm run build\` before the CLI tests`);
+  const child = spawn(process.execPath, [cli, ...args], {
     cwd,
     env: { ...process.env, XDG_CONFIG_HOME: cwd, ...NO_PROVIDERS, ...env },
   });

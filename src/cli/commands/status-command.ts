@@ -43,6 +43,11 @@ export function registerStatusCommand(
               }`,
               `Embeddings: ${status.embeddings.embedder} — ${status.embeddings.reason}${status.embeddings.coverage ? `; ${status.embeddings.coverage.embedded} of ${status.embeddings.coverage.total} chunks have vectors` : ""}`,
               `Config: ${status.configFiles.length > 0 ? status.configFiles.join(", ") : "defaults (no ctx.toml)"}`,
+              "Optional features:",
+              ...status.optionalFeatures.map(
+                (feature) =>
+                  `  ${feature.name}: ${feature.installed ? "installed" : `not installed (${feature.install})`} · ${feature.description}`,
+              ),
               "Roots:",
             ];
             for (const resource of status.resources) {

@@ -2,7 +2,7 @@ import type { ChunkKind } from "../../core/types.js";
 
 /** How the code chunker reads one tree-sitter grammar. */
 export interface GrammarSpec {
-  /** Module path of the WASM grammar, resolved from this package's dependencies. */
+  /** Module path of the WASM grammar in its package (a devDependency; the build copies it to dist/grammars). */
   readonly wasm: string;
   /** Node types that start a chunk, and what kind of chunk. */
   readonly definitions: Readonly<Record<string, ChunkKind>>;

@@ -1,15 +1,27 @@
+import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
+import { basename, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { Language, Parser } from "web-tree-sitter";
 import { GRAMMARS } from "./languages.js";
 
 const require = createRequire(import.meta.url);
+
+/** Where `npm run build` copies the grammars (dist/grammars): an installed ctx has no grammar package. */
+export const BUNDLED_GRAMMARS = fileURLToPath(new URL("../../grammars", import.meta.url));
+
+/** The grammar file: the copy the build made, or (running from sources) the package's own. */
+function grammarFile(wasm: string): string {
+  const bundled = join(BUNDLED_GRAMMARS, basename(wasm));
+  return existsSync(bundled) ? bundled : require.resolve(wasm);
+}
 
 let initialized: Promise<void> | null = null;
 const parsers = new Map<string, Promise<Parser>>();
 
 /**
  * The parser for a language with a grammar, or null for languages without one.
- * Grammars are WASM files inside npm packages: nothing is downloaded. Parsers are
+ * Grammars are WASM files from npm packages, copied into dist at build time: nothing is downloaded. Parsers are
  * made once per language and thread and reused (parsing is synchronous).
  */
 export function parserFor(language: string): Promise<Parser> | null {
@@ -20,7 +32,7 @@ export function parserFor(language: string): Promise<Parser> | null {
     parser = (async () => {
       initialized ??= Parser.init();
       await initialized;
-      const loaded = await Language.load(require.resolve(spec.wasm));
+      const loaded = await Language.load(grammarFile(spec.wasm));
       const created = new Parser();
       created.setLanguage(loaded);
       return created;

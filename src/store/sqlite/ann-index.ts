@@ -3,13 +3,11 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import type Database from "better-sqlite3";
 import type { Index } from "usearch";
+import { installCommand, isPackageInstalled } from "../../optional-packages.js";
 
 const require = createRequire(import.meta.url);
 
-/** The native HNSW library, loaded when an index is first made: most runs never search vectors. */
-function usearch(): typeof import("usearch") {
-  return require("usearch") as typeof import("usearch");
-}
+type Usearch = typeof import("usearch");
 
 interface Loaded {
   readonly index: Index;
@@ -29,11 +27,15 @@ const BUILD_BATCH = 4096;
  */
 export class AnnIndexes {
   private readonly loaded = new Map<string, Loaded>();
+  /** The native HNSW library (an optional package), loaded when an index is first needed; null when it cannot be. */
+  private library: Usearch | null | undefined;
 
   constructor(
     /** Folder for index files; null keeps indexes in memory only. */
     private readonly folder: string | null,
     readonly threshold: number,
+    /** Told once when search stays exact because the library is missing. */
+    private readonly warn: (message: string) => void,
   ) {}
 
   /** Nearest rowids and cosine distances, or null when the embedder is below the threshold (search exactly). */
@@ -51,7 +53,9 @@ export class AnnIndexes {
       )
       .get(embedderId) as { count: number; maxRowid: number };
     if (count < this.threshold || count === 0) return null;
-    const entry = this.ensure(db, table, dimensions, count, maxRowid);
+    const library = this.load(count);
+    if (!library) return null;
+    const entry = this.ensure(db, table, library, dimensions, count, maxRowid);
     const matches = entry.index.search(vector, Math.min(k, count), 0);
     return Array.from(matches.keys, (key, index) => ({
       rowid: Number(key),
@@ -87,17 +91,34 @@ export class AnnIndexes {
     }
   }
 
+  private load(count: number): Usearch | null {
+    if (this.library !== undefined) return this.library;
+    try {
+      this.library = require("usearch") as Usearch;
+    } catch (error) {
+      this.library = null;
+      const why = isPackageInstalled("usearch")
+        ? `the optional package usearch cannot be loaded (${(error as Error).message.split("\n")[0]})`
+        : `the optional package usearch is not installed: run \`${installCommand("hnsw")}\` for fast search`;
+      this.warn(
+        `vector search is exact, and slower, at ${count} vectors (past ann_threshold ${this.threshold}): ${why}`,
+      );
+    }
+    return this.library;
+  }
+
   private ensure(
     db: Database.Database,
     table: string,
+    library: Usearch,
     dimensions: number,
     count: number,
     maxRowid: number,
   ): Loaded {
     const current = this.loaded.get(table);
     if (current && current.count === count && current.maxRowid === maxRowid) return current;
-    const fromFile = current ? null : this.read(table, dimensions, count, maxRowid);
-    const entry = fromFile ?? this.build(db, table, dimensions, count, maxRowid);
+    const fromFile = current ? null : this.read(table, library, dimensions, count, maxRowid);
+    const entry = fromFile ?? this.build(db, table, library, dimensions, count, maxRowid);
     this.loaded.set(table, entry);
     return entry;
   }
@@ -105,11 +126,12 @@ export class AnnIndexes {
   private build(
     db: Database.Database,
     table: string,
+    library: Usearch,
     dimensions: number,
     count: number,
     maxRowid: number,
   ): Loaded {
-    const index = newIndex(dimensions);
+    const index = newIndex(library, dimensions);
     const select = db.prepare(
       `SELECT rowid, embedding FROM ${table} WHERE rowid > ? ORDER BY rowid LIMIT ?`,
     );
@@ -132,7 +154,13 @@ export class AnnIndexes {
     return entry;
   }
 
-  private read(table: string, dimensions: number, count: number, maxRowid: number): Loaded | null {
+  private read(
+    table: string,
+    library: Usearch,
+    dimensions: number,
+    count: number,
+    maxRowid: number,
+  ): Loaded | null {
     if (!this.folder) return null;
     const file = join(this.folder, `${table}.usearch`);
     const meta = `${file}.json`;
@@ -143,7 +171,7 @@ export class AnnIndexes {
         maxRowid: number;
       };
       if (recorded.count !== count || recorded.maxRowid !== maxRowid) return null;
-      const index = newIndex(dimensions);
+      const index = newIndex(library, dimensions);
       index.load(file);
       return { index, count, maxRowid, dirty: false };
     } catch {
@@ -162,8 +190,8 @@ export class AnnIndexes {
   }
 }
 
-function newIndex(dimensions: number): Index {
-  const { Index, MetricKind, ScalarKind } = usearch();
+function newIndex(library: Usearch, dimensions: number): Index {
+  const { Index, MetricKind, ScalarKind } = library;
   return new Index({
     dimensions,
     metric: MetricKind.Cos,

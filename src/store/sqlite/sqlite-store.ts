@@ -50,6 +50,12 @@ export interface SqliteStoreOptions {
   readonly fieldWeights?: FieldWeights;
   /** Vectors per embedder from which search goes through an HNSW index (default 100,000). */
   readonly annThreshold?: number;
+  /** Told what the store works around (say, search kept exact); default: a line on stderr. */
+  readonly onWarning?: (message: string) => void;
+}
+
+function warnOnStderr(message: string): void {
+  process.stderr.write(`ctx: ${message}\n`);
 }
 
 /** The default store: one SQLite file with FTS5, through better-sqlite3. */
@@ -67,10 +73,15 @@ export class SqliteStore implements Store {
     db: Database.Database,
     weights: FieldWeights,
     annThreshold: number,
+    warn: (message: string) => void,
   ) {
     this.location = location;
     this.db = db;
-    this.ann = new AnnIndexes(location === ":memory:" ? null : dirname(location), annThreshold);
+    this.ann = new AnnIndexes(
+      location === ":memory:" ? null : dirname(location),
+      annThreshold,
+      warn,
+    );
     this.vectorExtension = loadVectorExtension(db);
     this.rankExpression = `bm25(${weights.path}, ${weights.symbols}, ${weights.context}, ${weights.body})`;
     this.compaction = new TextCompaction(db);
@@ -84,6 +95,7 @@ export class SqliteStore implements Store {
       db,
       options.fieldWeights ?? DEFAULT_FIELD_WEIGHTS,
       options.annThreshold ?? DEFAULT_ANN_THRESHOLD,
+      options.onWarning ?? warnOnStderr,
     );
   }
 
