@@ -1,6 +1,8 @@
 /** `npm run bench`: every benchmark, one after the other, figures printed. */
 console.log("== indexing and queries: three.js ==");
 await import("./index-and-query.js");
+console.log("\n== code graph: three.js ==");
+await import("./graph.js");
 console.log("\n== strategy pipeline overhead: three.js ==");
 await import("./pipeline-overhead.js");
 console.log("\n== MCP: 50 concurrent get_context during refresh_index ==");

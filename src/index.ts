@@ -14,6 +14,14 @@ export {
   UsageError,
 } from "./core/errors.js";
 export type { ContextFragment, DetailDepth, FragmentSource, Tier } from "./core/fragment.js";
+export type {
+  FileGraph,
+  GraphBackend,
+  ReferenceKind,
+  ReferenceRecord,
+  SymbolKind,
+  SymbolRecord,
+} from "./core/graph.js";
 export type { DocumentToStore, SearchText, Store, StoreStats } from "./core/store.js";
 export {
   type Backends,
@@ -45,6 +53,7 @@ export {
   type StatusReport,
   type StrategyContribution,
 } from "./engine/context-engine.js";
+export type { SymbolReferences } from "./engine/symbol-lookup.js";
 export { readBeirDataset } from "./eval/beir.js";
 export { type EvalOptions, type EvalReport, runEval } from "./eval/run-eval.js";
 export { SqliteStore } from "./store/sqlite/sqlite-store.js";

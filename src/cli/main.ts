@@ -10,6 +10,7 @@ import { registerSearchCommand } from "./commands/search-command.js";
 import { registerServeCommand } from "./commands/serve-command.js";
 import { registerStatusCommand } from "./commands/status-command.js";
 import { registerStrategiesCommand } from "./commands/strategies-command.js";
+import { registerSymbolCommands } from "./commands/symbol-commands.js";
 
 /** Runs the CLI and returns its exit code: 0 ok, 1 failure, 2 bad usage. */
 export async function main(argv: readonly string[]): Promise<number> {
@@ -37,6 +38,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   registerIndexCommand(program, run);
   registerQueryCommand(program, run);
   registerSearchCommand(program, run);
+  registerSymbolCommands(program, run);
   registerStatusCommand(program, run);
   registerEvalCommand(program, run);
   registerStrategiesCommand(program, run);

@@ -20,6 +20,8 @@ export interface ResolvedConfig {
   readonly tokens: { readonly counter: TokenCounterName; readonly safetyMargin: number };
   /** null: pick by core count. */
   readonly workers: number | null;
+  /** Extract the code graph with the chunks (`[index] graph`, default true). */
+  readonly graph: boolean;
   /** Relative to the project root unless absolute. */
   readonly storePath: string;
   readonly fieldWeights: FieldWeights;
@@ -63,6 +65,7 @@ export function resolveConfig(
       safetyMargin: merged.tokens?.safety_margin ?? 0,
     },
     workers: merged.index?.workers ?? null,
+    graph: merged.index?.graph ?? true,
     storePath: merged.store?.path ?? DEFAULT_STORE_PATH,
     fieldWeights: { ...DEFAULT_FIELD_WEIGHTS, ...weights },
     query: { budget: merged.query?.budget ?? 8000, format: merged.query?.format ?? "markdown" },

@@ -71,6 +71,8 @@ export const configFileSchema = z.strictObject({
     .strictObject({
       /** Worker threads for parsing and chunking; 0 keeps everything in one thread. */
       workers: z.number().int().min(0).max(64).optional(),
+      /** Extract the code graph (definitions, references, imports) with the chunks. */
+      graph: z.boolean().optional(),
     })
     .optional(),
   store: z

@@ -21,7 +21,7 @@ export class StructuralContextGenerator implements ContextGenerator {
   private readonly chunker: DocumentChunker;
 
   constructor(counter: TokenCounter) {
-    this.chunker = new DocumentChunker(DEFAULT_CHUNK_LIMITS, counter);
+    this.chunker = new DocumentChunker(DEFAULT_CHUNK_LIMITS, counter, false);
   }
 
   async contextualizeBatch(

@@ -1,4 +1,5 @@
 import type { BreakerRecord } from "./breaker.js";
+import type { FileGraph, GraphBackend } from "./graph.js";
 import type { TextBackend, VectorHit } from "./text-backend.js";
 import type {
   ChunkDraft,
@@ -48,6 +49,8 @@ export interface DocumentToStore {
   readonly mtimeMs: number;
   readonly hash: string;
   readonly chunks: readonly ChunkToStore[];
+  /** Its definitions, references and imports, written in the same transaction as its chunks. */
+  readonly graph?: FileGraph | null;
 }
 
 /** Where one chunk's context stands, with what its cache key is made of. */
@@ -100,6 +103,13 @@ export interface StoreStats {
   readonly bytes: number;
   readonly lastIndexedAt: string | null;
   readonly languages: Readonly<Record<string, number>>;
+  /** Code-graph rows; `orphans` counts rows whose file is gone (0 unless the index is damaged). */
+  readonly graph: {
+    readonly definitions: number;
+    readonly references: number;
+    readonly imports: number;
+    readonly orphans: number;
+  };
 }
 
 /** A project's own record: per-project overrides that live with its index. */
@@ -115,7 +125,7 @@ export interface ProjectRecord {
  * Persistent index: resources, documents, chunks and their full-text index.
  * SQL dialects stay inside adapters; the core only sees this interface.
  */
-export interface Store extends TextBackend {
+export interface Store extends TextBackend, GraphBackend {
   /** Where the store lives, for messages (a file path or a connection name). */
   readonly location: string;
   listResources(): Promise<Resource[]>;

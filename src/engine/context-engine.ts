@@ -7,6 +7,7 @@ import type { ContextualizeProgress } from "../contextualize/contextualize-index
 import { type GeneratorChoice, resolveGenerator } from "../contextualize/resolve-generator.js";
 import type { Embedder } from "../core/embedder.js";
 import { UsageError } from "../core/errors.js";
+import type { SymbolRecord } from "../core/graph.js";
 import type { Reranker } from "../core/reranker.js";
 import type { Store } from "../core/store.js";
 import type { Backends, ContextStrategy } from "../core/strategy.js";
@@ -34,6 +35,7 @@ import { type FragmentAddress, type FragmentText, readFragment } from "./read-fr
 import { RecentRequests } from "./recent-requests.js";
 import { type IndexRunReport, runIndex } from "./run-index.js";
 import { measureStaleness, type Staleness } from "./staleness.js";
+import { findReferences, findSymbols, type SymbolReferences } from "./symbol-lookup.js";
 import { vectorBackend } from "./vector-backend.js";
 
 export interface OpenOptions {
@@ -306,6 +308,19 @@ export class ContextEngine {
     return resources.length > 0
       ? pinnedFiles(resources)
       : pinnedFiles([{ id: "project", root: this.root }]);
+  }
+
+  /** Definitions by name (`ctx symbols`, MCP `find_symbol`). */
+  findSymbols(
+    name: string,
+    options: { kind?: string; path?: string; limit?: number } = {},
+  ): Promise<SymbolRecord[]> {
+    return findSymbols(this.store, name, options);
+  }
+
+  /** A symbol's definitions and uses (`ctx refs`, MCP `find_references`). */
+  findReferences(symbol: string, path?: string): Promise<SymbolReferences> {
+    return findReferences(this.store, symbol, path);
   }
 
   /** Ranked chunks for a keyword query, best first. */

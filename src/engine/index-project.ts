@@ -42,10 +42,18 @@ export function indexProject(
 ): Promise<IndexReport> {
   const preparerFor = (changedBytes: number): DocumentPreparer => {
     const inThread = () =>
-      new InThreadPreparer(new DocumentChunker(config.chunking, counter), options.contexts);
+      new InThreadPreparer(
+        new DocumentChunker(config.chunking, counter, config.graph),
+        options.contexts,
+      );
     if (changedBytes < MIN_BYTES_FOR_WORKERS || config.workers === 0) return inThread();
     const pool = WorkerPreparer.create(
-      { limits: config.chunking, counter: counter.name, contexts: options.contexts },
+      {
+        limits: config.chunking,
+        counter: counter.name,
+        contexts: options.contexts,
+        graph: config.graph,
+      },
       config.workers ?? undefined,
     );
     return pool ?? inThread();

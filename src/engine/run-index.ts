@@ -20,9 +20,10 @@ import { indexProject } from "./index-project.js";
 
 /**
  * Bumped when chunking, tokenizing or structural contexts change in a way that
- * makes stored chunks stale: the next run then re-reads every file.
+ * makes stored chunks stale: the next run then re-reads every file (6: the
+ * code graph is extracted with the chunks).
  */
-export const INGEST_VERSION = "5";
+export const INGEST_VERSION = "6";
 
 export interface IndexRunOptions {
   readonly choice: GeneratorChoice;
@@ -65,7 +66,7 @@ export interface IndexRunReport extends IndexReport {
  * chunked again: a new `max_tokens` used to apply only to files that changed.
  * Default settings keep the bare version, so indexes made with them stay valid.
  */
-export function ingestKey(limits: ChunkLimits, counter: string): string {
+export function ingestKey(limits: ChunkLimits, counter: string, graph = true): string {
   const { maxTokens, minTokens, overlapLines } = limits;
   const defaults = DEFAULT_CHUNK_LIMITS;
   const isDefault =
@@ -73,9 +74,11 @@ export function ingestKey(limits: ChunkLimits, counter: string): string {
     maxTokens === defaults.maxTokens &&
     minTokens === defaults.minTokens &&
     overlapLines === defaults.overlapLines;
-  return isDefault
+  const key = isDefault
     ? INGEST_VERSION
     : `${INGEST_VERSION} ${counter} ${maxTokens}/${minTokens}/${overlapLines}`;
+  // Turning the graph on again must read every file for it.
+  return graph ? key : `${key} no-graph`;
 }
 
 /** Indexes the roots, then brings every chunk's context in line with the chosen generator. */
@@ -88,7 +91,7 @@ export async function runIndex(
 ): Promise<IndexRunReport> {
   // Before any work: a generator that cannot load would fail only after every file was read.
   assertGeneratorInstalled(options.choice);
-  const ingest = ingestKey(config.chunking, counter.name);
+  const ingest = ingestKey(config.chunking, counter.name, config.graph);
   // An empty store holds no stale chunks: recorded first, so a run interrupted
   // before its end does not make the next one re-chunk what it already wrote.
   const empty = (await store.listResources()).length === 0;

@@ -256,6 +256,7 @@ async function apply(
         mtimeMs: file.mtimeMs,
         hash: prepared.hash,
         chunks: prepared.chunks,
+        graph: prepared.graph,
       });
       counts.chunks += prepared.chunks.length;
       if (previous) counts.changed++;

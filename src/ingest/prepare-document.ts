@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
+import type { FileGraph } from "../core/graph.js";
 import type { ChunkToStore } from "../core/store.js";
 import type { DocumentChunker } from "./chunk/chunk-document.js";
 import { decodeText } from "./hydrate/decode-text.js";
@@ -22,6 +23,7 @@ export type PreparedDocument =
       readonly hash: string;
       readonly language: string;
       readonly chunks: ChunkToStore[];
+      readonly graph: FileGraph | null;
     };
 
 /** Whether chunks get structural contexts ("structural") or none ("none", contexts turned off). */
@@ -55,5 +57,6 @@ export async function prepareDocument(
       { path: task.relPath, language: chunked.language, text: decoded.text, contexts },
       chunked.chunks,
     ),
+    graph: chunked.graph,
   };
 }

@@ -6,7 +6,11 @@ import { prepareDocument } from "./prepare-document.js";
 import type { WorkerConfig, WorkerReply, WorkerRequest } from "./worker-preparer.js";
 
 const config = workerData as WorkerConfig;
-const chunker = new DocumentChunker(config.limits, createTokenCounter(config.counter));
+const chunker = new DocumentChunker(
+  config.limits,
+  createTokenCounter(config.counter),
+  config.graph,
+);
 
 parentPort?.on("message", (request: WorkerRequest) => {
   prepareDocument(request.task, chunker, config.contexts).then(

@@ -11,6 +11,7 @@ export interface WorkerConfig {
   readonly limits: ChunkLimits;
   readonly counter: string;
   readonly contexts: InlineContexts;
+  readonly graph: boolean;
 }
 
 export interface WorkerRequest {

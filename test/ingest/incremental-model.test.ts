@@ -52,7 +52,17 @@ async function snapshot(store: Store, ids: readonly number[]) {
     const hits = await store.searchText({ terms: [`handler${id}`, `value${id}`], limit: 20 });
     found[id] = hits.map((hit) => `${hit.chunk.path}:${hit.chunk.startLine}`).sort();
   }
-  return { documents, chunks, found };
+  // And the code graph: where each id's symbols are defined and used.
+  const graph: Record<number, string[]> = {};
+  for (const id of ids) {
+    const defined = await store.findSymbols({ name: `load${id}`, limit: 20 });
+    const used = await store.findReferences(`token${id}`);
+    graph[id] = [
+      ...defined.map((d) => `def ${d.path}:${d.startLine}-${d.endLine} ${d.parent}`),
+      ...used.map((r) => `ref ${r.path}:${r.line} ${r.kind}`),
+    ].sort();
+  }
+  return { documents, chunks, found, graph };
 }
 
 const operation = fc.oneof(
@@ -124,6 +134,8 @@ describe("incremental indexing against a fresh index", () => {
           const ids = Array.from({ length: nextId }, (_, id) => id);
           const incremental = await snapshot(store, ids);
           expect(incremental).toEqual(await snapshot(fresh, ids));
+          // Graph rows of replaced and deleted files go with them.
+          expect((await store.stats()).graph.orphans).toBe(0);
           // Content is found where it is now, and content replaced or deleted is not found.
           for (const id of ids) {
             const paths = [...new Set(incremental.found[id]?.map((hit) => hit.split(":")[0]))];

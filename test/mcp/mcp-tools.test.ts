@@ -55,6 +55,8 @@ describe("MCP tools", () => {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual([
       "explain",
+      "find_references",
+      "find_symbol",
       "get_context",
       "index_status",
       "list_strategies",

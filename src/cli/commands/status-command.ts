@@ -34,6 +34,7 @@ export function registerStatusCommand(
                   .map(([language, count]) => `${language} ${count}`)
                   .join(", ") || "none"
               }`,
+              `Code graph: ${store.graph.definitions} definitions, ${store.graph.references} references, ${store.graph.imports} imports${store.graph.orphans > 0 ? ` · ${store.graph.orphans} rows of files no longer indexed: the index is inconsistent; move it aside and run \`ctx index\`` : " · consistent with the chunks"}`,
               `Token counter: ${status.tokenCounter}`,
               `Contexts: ${status.contextGenerator.name}${status.contextGenerator.model ? ` (${status.contextGenerator.model})` : ""} — ${status.contextGenerator.reason}`,
               `  chunks by context: ${

@@ -1,5 +1,7 @@
+import type { FileGraph } from "../../core/graph.js";
 import type { TokenCounter } from "../../core/token-counter.js";
 import type { ChunkDraft } from "../../core/types.js";
+import { extractGraph } from "../../graph/extract-graph.js";
 import { chunkSyntaxTree } from "./code-chunker.js";
 import { type ChunkLimits, DEFAULT_CHUNK_LIMITS } from "./draft-builder.js";
 import { GRAMMARS, languageOf } from "./languages.js";
@@ -14,6 +16,8 @@ export interface ChunkedDocument {
   readonly chunks: ChunkDraft[];
   /** How the chunks were cut: by syntax tree, by headings, or by line windows. */
   readonly method: "syntax" | "markdown" | "windows";
+  /** Definitions, references and imports, read from the same syntax tree; null without one. */
+  readonly graph: FileGraph | null;
 }
 
 /**
@@ -27,37 +31,61 @@ export class DocumentChunker {
   constructor(
     private readonly limits: ChunkLimits = DEFAULT_CHUNK_LIMITS,
     counter: TokenCounter,
+    /** Read the code graph from each syntax tree too (`[index] graph`). */
+    private readonly graph = true,
   ) {
     this.meter = new TokenMeter(counter);
   }
 
   async chunk(relPath: string, content: string): Promise<ChunkedDocument> {
     const language = languageOf(relPath);
-    if (content.trim().length === 0) return { language, chunks: [], method: "windows" };
+    if (content.trim().length === 0)
+      return { language, chunks: [], method: "windows", graph: null };
     const text = new LineText(content, this.meter.lineCost);
     if (language === "markdown") {
-      return { language, chunks: chunkMarkdown(text, this.limits, this.meter), method: "markdown" };
+      return {
+        language,
+        chunks: chunkMarkdown(text, this.limits, this.meter),
+        method: "markdown",
+        graph: null,
+      };
     }
     const grammar = GRAMMARS[language];
     const parser = parserFor(language);
     if (grammar && parser) {
-      const chunks = await this.parseAndChunk(await parser, content, text, grammar);
-      if (chunks) return { language, chunks, method: "syntax" };
+      const parsed = await this.parseAndChunk(
+        await parser,
+        relPath,
+        language,
+        content,
+        text,
+        grammar,
+      );
+      if (parsed) return { language, ...parsed, method: "syntax" };
     }
-    return { language, chunks: chunkWindows(text, this.limits, this.meter), method: "windows" };
+    return {
+      language,
+      chunks: chunkWindows(text, this.limits, this.meter),
+      method: "windows",
+      graph: null,
+    };
   }
 
   private async parseAndChunk(
     parser: Awaited<NonNullable<ReturnType<typeof parserFor>>>,
+    relPath: string,
+    language: string,
     content: string,
     text: LineText,
     grammar: (typeof GRAMMARS)[string] & object,
-  ): Promise<ChunkDraft[] | null> {
+  ): Promise<{ chunks: ChunkDraft[]; graph: FileGraph | null } | null> {
     let tree: ReturnType<typeof parser.parse> = null;
     try {
       tree = parser.parse(content);
       if (!tree) return null;
-      return chunkSyntaxTree(tree.rootNode, text, grammar, this.limits, this.meter);
+      const chunks = chunkSyntaxTree(tree.rootNode, text, grammar, this.limits, this.meter);
+      const graph = this.graph ? extractGraph(tree.rootNode, language, relPath, content) : null;
+      return { chunks, graph };
     } catch {
       // A grammar that cannot read the file is no reason to lose it: use windows.
       return null;

@@ -1,5 +1,6 @@
 import type Database from "better-sqlite3";
 import type { DocumentToStore } from "../../core/store.js";
+import { GraphWrites } from "./graph-writes.js";
 import type { TextCompaction } from "./text-compaction.js";
 import { inWriteTransaction } from "./write-transaction.js";
 
@@ -17,6 +18,7 @@ export class DocumentWrites {
   private readonly insertChunk: Database.Statement;
   private readonly insertFts: Database.Statement;
   private readonly touchDocument: Database.Statement;
+  private readonly graph: GraphWrites;
 
   constructor(
     private readonly db: Database.Database,
@@ -41,6 +43,7 @@ export class DocumentWrites {
     );
     // Once: a checkout that only changes mtimes touches every file of the tree.
     this.touchDocument = db.prepare("UPDATE documents SET size = ?, mtime_ms = ? WHERE id = ?");
+    this.graph = new GraphWrites(db);
   }
 
   write(documents: readonly DocumentToStore[]): void {
@@ -95,6 +98,7 @@ export class DocumentWrites {
       document.hash,
     );
     const documentId = Number(lastInsertRowid);
+    if (document.graph) this.graph.insert(documentId, document.graph);
     const ids: number[] = [];
     document.chunks.forEach((chunk, ordinal) => {
       const parentId = chunk.parent === null ? null : (ids[chunk.parent] ?? null);

@@ -110,6 +110,45 @@ export const MIGRATIONS: readonly string[] = [
   `
   CREATE INDEX chunks_by_context_key ON chunks(context_key);
   `,
+  // 7: the code graph. Rows belong to a document and are replaced with its
+  // chunks; references and imports name what they use, and are resolved to
+  // definitions and files when asked, so a file that changes re-resolves the
+  // references of files that did not.
+  `
+  CREATE TABLE graph_definitions (
+    id INTEGER PRIMARY KEY,
+    document_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    start_line INTEGER NOT NULL,
+    end_line INTEGER NOT NULL,
+    parent TEXT NOT NULL,
+    signature TEXT NOT NULL
+  );
+  CREATE INDEX graph_definitions_by_name ON graph_definitions(name);
+  CREATE INDEX graph_definitions_by_lower_name ON graph_definitions(lower(name));
+  CREATE INDEX graph_definitions_by_document ON graph_definitions(document_id);
+
+  CREATE TABLE graph_references (
+    document_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    lines TEXT NOT NULL
+  );
+  CREATE INDEX graph_references_by_name ON graph_references(name);
+  CREATE INDEX graph_references_by_document ON graph_references(document_id);
+
+  CREATE TABLE graph_imports (
+    document_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+    specifier TEXT NOT NULL,
+    line INTEGER NOT NULL,
+    names TEXT NOT NULL,
+    targets TEXT NOT NULL,
+    reexport INTEGER NOT NULL
+  );
+  CREATE INDEX graph_imports_by_document ON graph_imports(document_id);
+  CREATE INDEX graph_reexports ON graph_imports(document_id) WHERE reexport = 1;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

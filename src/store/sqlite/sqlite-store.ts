@@ -2,6 +2,7 @@ import { dirname } from "node:path";
 import type Database from "better-sqlite3";
 import type { BreakerRecord } from "../../core/breaker.js";
 import { StoreError } from "../../core/errors.js";
+import type { ReferenceRecord, SymbolQuery, SymbolRecord } from "../../core/graph.js";
 import type {
   CachedContext,
   ChunkContextState,
@@ -30,6 +31,7 @@ import type {
 import { AnnIndexes } from "./ann-index.js";
 import * as contexts from "./context-queries.js";
 import { DocumentWrites } from "./document-writes.js";
+import * as graph from "./graph-queries.js";
 import * as leases from "./leases.js";
 import { SCHEMA_VERSION } from "./migrations.js";
 import { openDatabase } from "./open-database.js";
@@ -97,6 +99,14 @@ export class SqliteStore implements Store {
       options.annThreshold ?? DEFAULT_ANN_THRESHOLD,
       options.onWarning ?? warnOnStderr,
     );
+  }
+
+  async findSymbols(query: SymbolQuery): Promise<SymbolRecord[]> {
+    return graph.findSymbols(this.db, query);
+  }
+
+  async findReferences(name: string, definitionPath?: string): Promise<ReferenceRecord[]> {
+    return graph.findReferences(this.db, name, definitionPath);
   }
 
   explainFailure(error: unknown): unknown {
@@ -216,7 +226,7 @@ export class SqliteStore implements Store {
                 (SELECT coalesce(sum(size), 0) FROM documents) AS bytes,
                 (SELECT max(last_indexed_at) FROM resources) AS lastIndexedAt`,
       )
-      .get() as Omit<StoreStats, "schemaVersion" | "languages" | "contexts">;
+      .get() as Omit<StoreStats, "schemaVersion" | "languages" | "contexts" | "graph">;
     const languages: Record<string, number> = {};
     const rows = this.db
       .prepare(
@@ -229,6 +239,7 @@ export class SqliteStore implements Store {
       schemaVersion: SCHEMA_VERSION,
       languages,
       contexts: contexts.contextCounts(this.db),
+      graph: graph.graphStats(this.db),
     };
   }
 

@@ -1,0 +1,103 @@
+/**
+ * The code graph on three.js: what extracting it costs an index run (the same
+ * tree indexed with `[index] graph` on and off, alternately, so the machine's
+ * drift hits both), the cost of re-indexing one changed file, and the latency
+ * of symbol and reference look-ups. Runs the built library (dist/).
+ */
+import { appendFileSync, cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ContextEngine } from "../dist/index.js";
+import { threeJsCorpus } from "./corpus.js";
+import { percentile } from "./percentile.js";
+
+const ROUNDS = 2;
+
+async function indexOnce(tree: string, db: string, graph: boolean, work: string): Promise<number> {
+  rmSync(db, { force: true });
+  rmSync(`${db}-wal`, { force: true });
+  writeFileSync(join(tree, "ctx.toml"), `[index]\ngraph = ${graph}\n`);
+  const engine = await ContextEngine.open({ start: tree, db, env: { XDG_CONFIG_HOME: work } });
+  const started = performance.now();
+  await engine.index([tree]);
+  const seconds = (performance.now() - started) / 1000;
+  await engine.close();
+  return seconds;
+}
+
+async function main(): Promise<void> {
+  const work = mkdtempSync(join(tmpdir(), "ctx-bench-graph-"));
+  try {
+    const tree = join(work, "three");
+    cpSync(threeJsCorpus(), tree, { recursive: true });
+    const db = join(work, "index.db");
+    const withGraph: number[] = [];
+    const without: number[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      without.push(await indexOnce(tree, db, false, work));
+      withGraph.push(await indexOnce(tree, db, true, work));
+    }
+    const best = (times: number[]) => Math.min(...times);
+    const share = (100 * (best(withGraph) - best(without))) / best(without);
+
+    const engine = await ContextEngine.open({ start: tree, db, env: { XDG_CONFIG_HOME: work } });
+    const { graph } = (await engine.status()).store;
+    const changedFile = join(tree, "src", "math", "Vector3.js");
+    appendFileSync(changedFile, "\nexport function benchAdded() { return new Vector3(); }\n");
+    const noop = performance.now();
+    await engine.index([tree]);
+    const noopChange = (performance.now() - noop) / 1000;
+    appendFileSync(changedFile, "\n// again\n");
+    const one = performance.now();
+    await engine.index([tree]);
+    const oneSeconds = (performance.now() - one) / 1000;
+
+    const names = (await engine.findSymbols("*", { limit: 100_000 }))
+      .filter((symbol) => symbol.kind === "class" || symbol.kind === "function")
+      .map((symbol) => ({ name: symbol.name, path: symbol.path }));
+    const sample = names.filter(
+      (_, index) => index % Math.max(1, Math.floor(names.length / 200)) === 0,
+    );
+    const symbolTimes: number[] = [];
+    const refTimes: number[] = [];
+    let references = 0;
+    for (const { name, path } of sample) {
+      let t = performance.now();
+      await engine.findSymbols(name);
+      symbolTimes.push(performance.now() - t);
+      t = performance.now();
+      references += (await engine.findReferences(name, path)).references.length;
+      refTimes.push(performance.now() - t);
+    }
+    await engine.close();
+    symbolTimes.sort((a, b) => a - b);
+    refTimes.sort((a, b) => a - b);
+    const rows: [string, string][] = [
+      [
+        "graph rows",
+        `${graph.definitions} definitions, ${graph.references} references, ${graph.imports} imports`,
+      ],
+      [
+        "index with / without the graph",
+        `${withGraph.map((s) => s.toFixed(2)).join(", ")} s / ${without.map((s) => s.toFixed(2)).join(", ")} s (best: +${share.toFixed(0)} %; target ≤ 25 %)`,
+      ],
+      [
+        "re-index one changed file",
+        `${oneSeconds.toFixed(3)} s (the first such run: ${noopChange.toFixed(3)} s)`,
+      ],
+      [
+        "find_symbol: p50 / p99",
+        `${percentile(symbolTimes, 0.5).toFixed(2)} / ${percentile(symbolTimes, 0.99).toFixed(2)} ms over ${sample.length} names`,
+      ],
+      [
+        "find_references --path: p50 / p99",
+        `${percentile(refTimes, 0.5).toFixed(2)} / ${percentile(refTimes, 0.99).toFixed(2)} ms (${references} references)`,
+      ],
+    ];
+    for (const [name, value] of rows) console.log(`${name.padEnd(34)} ${value}`);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+await main();

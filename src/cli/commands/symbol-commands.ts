@@ -1,0 +1,93 @@
+import type { Command } from "commander";
+import { definitionView } from "../../engine/symbol-lookup.js";
+import { ensureIndex } from "../ensure-index.js";
+import { dbOption, withEngine } from "../with-engine.js";
+
+interface SymbolFlags {
+  kind?: string;
+  path?: string;
+  json?: boolean;
+  refresh: boolean;
+  db?: string;
+}
+
+/** `ctx symbols` and `ctx refs`: the code graph's definitions and references. */
+export function registerSymbolCommands(
+  program: Command,
+  run: (action: () => Promise<number>) => Promise<void>,
+): void {
+  program
+    .command("symbols")
+    .description("find definitions by name (exact, else without case; NAME* for a prefix)")
+    .argument("<query>", "a symbol name")
+    .option("--kind <kind>", "only definitions of this kind (function, method, class, …)")
+    .option("--path <path>", "only definitions in this file or folder")
+    .option("--json", "print the definitions as JSON")
+    .option("--no-refresh", "look in the index as it is, without re-indexing changed files")
+    .option("--db <file>", "index file (default: .ctx/index.db in the project)")
+    .action((query: string, flags: SymbolFlags) =>
+      run(() =>
+        withEngine({ ...dbOption(flags) }, async (engine) => {
+          await ensureIndex(engine, flags.refresh);
+          const found = await engine.findSymbols(query, {
+            ...(flags.kind ? { kind: flags.kind } : {}),
+            ...(flags.path ? { path: flags.path } : {}),
+          });
+          const definitions = found.map(definitionView);
+          if (flags.json) {
+            process.stdout.write(`${JSON.stringify({ query, definitions })}\n`);
+          } else if (definitions.length === 0) {
+            process.stdout.write(`No definition named "${query}".\n`);
+          } else {
+            for (const d of definitions) {
+              const owner = d.parent ? `${d.parent}.` : "";
+              process.stdout.write(
+                `${d.path}:${d.startLine}-${d.endLine} ${d.kind} ${owner}${d.name}\n   ${firstLine(d.signature)}\n`,
+              );
+            }
+          }
+          return 0;
+        }),
+      ),
+    );
+
+  program
+    .command("refs")
+    .description("a symbol's definitions and the places that use it")
+    .argument("<symbol>", "a symbol name (Owner.name for a member)")
+    .option("--path <path>", "the definition in this file, and only the uses that resolve to it")
+    .option("--json", "print definitions and references as JSON")
+    .option("--no-refresh", "look in the index as it is, without re-indexing changed files")
+    .option("--db <file>", "index file (default: .ctx/index.db in the project)")
+    .action((symbol: string, flags: SymbolFlags) =>
+      run(() =>
+        withEngine({ ...dbOption(flags) }, async (engine) => {
+          await ensureIndex(engine, flags.refresh);
+          const result = await engine.findReferences(symbol, flags.path);
+          if (flags.json) {
+            process.stdout.write(`${JSON.stringify(result)}\n`);
+            return 0;
+          }
+          if (result.definitions.length === 0 && result.references.length === 0) {
+            const where = flags.path ? ` in ${flags.path}` : "";
+            process.stdout.write(`No definition or use of "${symbol}"${where}.\n`);
+            return 0;
+          }
+          const lines = [`Definitions of ${symbol} (${result.definitions.length}):`];
+          for (const d of result.definitions) {
+            lines.push(
+              `  ${d.path}:${d.startLine}-${d.endLine} ${d.kind}  ${firstLine(d.signature)}`,
+            );
+          }
+          lines.push(`References (${result.references.length}):`);
+          for (const r of result.references) lines.push(`  ${r.path}:${r.line} ${r.kind}`);
+          process.stdout.write(`${lines.join("\n")}\n`);
+          return 0;
+        }),
+      ),
+    );
+}
+
+function firstLine(text: string): string {
+  return text.split("\n", 1)[0] ?? "";
+}

@@ -1,0 +1,111 @@
+import { UsageError } from "../core/errors.js";
+import type {
+  GraphBackend,
+  ReferenceKind,
+  SymbolKind,
+  SymbolQuery,
+  SymbolRecord,
+} from "../core/graph.js";
+
+export const SYMBOL_KINDS: readonly SymbolKind[] = [
+  "function",
+  "method",
+  "class",
+  "interface",
+  "type",
+  "enum",
+  "constant",
+  "module",
+  "namespace",
+  "impl",
+];
+
+/** What `ctx refs` and MCP `find_references` answer. */
+export interface SymbolReferences {
+  readonly symbol: string;
+  readonly definitions: readonly {
+    readonly path: string;
+    readonly startLine: number;
+    readonly endLine: number;
+    readonly kind: SymbolKind;
+    readonly signature: string;
+  }[];
+  readonly references: readonly {
+    readonly path: string;
+    readonly line: number;
+    readonly kind: ReferenceKind;
+  }[];
+}
+
+/** A definition as `ctx symbols --json` and MCP `find_symbol` show it (no resource id). */
+export function definitionView({
+  name,
+  kind,
+  path,
+  startLine,
+  endLine,
+  parent,
+  signature,
+}: SymbolRecord) {
+  return { name, kind, path, startLine, endLine, parent, signature };
+}
+
+/** Definitions matching a name (exact, else without case; `name*` for a prefix). */
+export function findSymbols(
+  graph: GraphBackend,
+  name: string,
+  options: { kind?: string; path?: string; limit?: number } = {},
+): Promise<SymbolRecord[]> {
+  if (name.trim() === "") throw new UsageError("name a symbol to look for");
+  if (options.kind !== undefined && !(SYMBOL_KINDS as readonly string[]).includes(options.kind)) {
+    throw new UsageError(
+      `unknown symbol kind "${options.kind}"; use one of: ${SYMBOL_KINDS.join(", ")}`,
+    );
+  }
+  const query: SymbolQuery = {
+    name: name.trim(),
+    limit: options.limit ?? 100,
+    ...(options.kind ? { kind: options.kind as SymbolKind } : {}),
+    ...(options.path ? { path: options.path } : {}),
+  };
+  return graph.findSymbols(query);
+}
+
+/**
+ * A symbol's definitions and the uses that resolve to them. `Owner.name`
+ * (or `Owner::name`, `Owner#name`) keeps the definitions inside Owner. With
+ * `path`, the definition in that file and only the uses that resolve to it.
+ */
+export async function findReferences(
+  graph: GraphBackend,
+  symbol: string,
+  path?: string,
+): Promise<SymbolReferences> {
+  const trimmed = symbol.trim();
+  if (trimmed === "") throw new UsageError("name a symbol to look for");
+  const parts = trimmed.split(/::|#|\.(?=[^.]+$)/);
+  const name = parts[parts.length - 1] ?? trimmed;
+  const owner = parts.length > 1 ? parts[parts.length - 2] : undefined;
+  const found = await graph.findSymbols({ name, limit: 1000 });
+  const definitions = found.filter(
+    (definition) =>
+      definition.name === name &&
+      (owner === undefined ||
+        definition.parent === owner ||
+        definition.parent.endsWith(`.${owner}`)) &&
+      (path === undefined || definition.path === path),
+  );
+  const references =
+    path !== undefined && definitions.length === 0 ? [] : await graph.findReferences(name, path);
+  return {
+    symbol: trimmed,
+    definitions: definitions.map(({ path, startLine, endLine, kind, signature }) => ({
+      path,
+      startLine,
+      endLine,
+      kind,
+      signature,
+    })),
+    references,
+  };
+}

@@ -1,0 +1,312 @@
+import type { Language, Node } from "web-tree-sitter";
+import type {
+  FileGraph,
+  GraphDefinition,
+  GraphImport,
+  ReferenceKind,
+  SymbolKind,
+} from "../core/graph.js";
+import { nameOf } from "../ingest/chunk/syntax-nodes.js";
+import { GRAPH_LANGUAGES, type GraphLanguage } from "./graph-languages.js";
+import { importTargets } from "./import-targets.js";
+import { readImports } from "./read-imports.js";
+
+/** Names that are the language, not the project. */
+const IGNORED = new Set([
+  "self",
+  "cls",
+  "this",
+  "super",
+  "undefined",
+  "arguments",
+  "nil",
+  "null",
+  "true",
+  "false",
+]);
+const MEMBER_NAMES = new Set(["property_identifier", "field_identifier"]);
+const METHOD_OWNERS: ReadonlySet<SymbolKind | null> = new Set([
+  "class",
+  "interface",
+  "impl",
+  "enum",
+  "type",
+]);
+const FUNCTION_VALUES = new Set([
+  "arrow_function",
+  "function_expression",
+  "function",
+  "generator_function",
+]);
+const MAX_SIGNATURE_LINES = 3;
+const MAX_SIGNATURE_CHARS = 300;
+
+/**
+ * Definitions, references and imports of one parsed file, from the tree the
+ * chunker parsed (no second parse). Null for languages without a graph reader.
+ *
+ * One search inside tree-sitter collects the nodes (definitions, imports,
+ * clauses and names, in document order); a name's role comes from the spans
+ * it lies in and the characters around it (`.name` is a member, `name(` a
+ * call). Asking tree-sitter for each name's parent, or walking every node
+ * from JavaScript, cost more than the parse itself on three.js; a tree-sitter
+ * query cost about as much.
+ */
+export function extractGraph(
+  root: Node,
+  language: string,
+  path: string,
+  source: string,
+): FileGraph | null {
+  const spec = GRAPH_LANGUAGES[language];
+  if (!spec) return null;
+  const types = typesOf(root.tree.language, spec);
+  const definitions: GraphDefinition[] = [];
+  const imports: GraphImport[] = [];
+  const importSpans = new SpanSweep();
+  const inheritSpans = new SpanSweep();
+  const typedSpans = new SpanSweep();
+  const skip = new Set<number>();
+  const owners: { end: number; name: string; kind: SymbolKind }[] = [];
+
+  const readImport = (node: Node) => {
+    const line = node.startPosition.row + 1;
+    const found = readImports(language, node);
+    for (const statement of found) {
+      imports.push({
+        specifier: statement.specifier,
+        names: statement.names,
+        reexport: statement.reexport ?? false,
+        line,
+        targets: importTargets(language, path, statement.specifier, statement.names),
+      });
+    }
+    if (found.length > 0) importSpans.add(node.startIndex, node.endIndex);
+  };
+
+  const references = new Map<string, { name: string; kind: ReferenceKind; lines: number[] }>();
+  const addReference = (node: Node) => {
+    const at = node.startIndex;
+    if (skip.has(at)) return;
+    const name = node.text;
+    const call = isCalled(source, at + name.length);
+    if (name === "require" && call && node.parent) readImport(node.parent);
+    if (IGNORED.has(name)) return;
+    let kind: ReferenceKind | null;
+    if (importSpans.contains(at)) kind = "import";
+    else if (inheritSpans.contains(at)) kind = "inherit";
+    else if (call) kind = "call";
+    else if (spec.typeIdentifiers.has(node.type) || typedSpans.contains(at)) kind = "type";
+    else if (MEMBER_NAMES.has(node.type) || isMember(source, at)) kind = null;
+    else kind = "use";
+    if (!kind) return;
+    const line = node.startPosition.row + 1;
+    const key = `${kind}\u0000${name}`;
+    const entry = references.get(key);
+    if (!entry) references.set(key, { name, kind, lines: [line] });
+    else if (entry.lines[entry.lines.length - 1] !== line) entry.lines.push(line);
+  };
+
+  // One search for every type: each search walks the whole tree.
+  const nodes = root.descendantsOfType(types.all);
+  if (spec.definitions.variable_declarator) {
+    nodes.push(...topLevelDeclarators(root));
+    // Pre-order: a declarator before the name it declares (they start together).
+    nodes.sort(
+      (a, b) =>
+        a.startIndex - b.startIndex ||
+        Number(types.names.has(a.type)) - Number(types.names.has(b.type)),
+    );
+  }
+  for (const node of nodes) {
+    const type = node.type;
+    if (types.names.has(type)) {
+      addReference(node);
+      continue;
+    }
+    const start = node.startIndex;
+    while (owners.length > 0 && (owners[owners.length - 1]?.end ?? 0) <= start) owners.pop();
+    if (spec.definitions[type]) {
+      const owner = owners[owners.length - 1];
+      const found = definitionAt(node, spec, owner?.kind ?? null, source);
+      if (found) {
+        definitions.push({ ...found, parent: owner?.name ?? "" });
+        owners.push({ end: node.endIndex, name: found.name, kind: found.kind });
+        const declared = declaredName(node);
+        if (declared) skip.add(declared.startIndex);
+      }
+      const inheritField = spec.inheritFields[type];
+      const inherited = inheritField ? node.childForFieldName(inheritField) : null;
+      if (inherited) inheritSpans.add(inherited.startIndex, inherited.endIndex);
+    }
+    if (spec.imports.has(type)) readImport(node);
+    if (spec.inherits.has(type)) inheritSpans.add(start, node.endIndex);
+    if (spec.typeContexts.has(type)) typedSpans.add(start, node.endIndex);
+  }
+  imports.sort((a, b) => a.line - b.line);
+  return { definitions, references: [...references.values()], imports };
+}
+
+/**
+ * Spans added in order of their start (as a pre-order search finds them),
+ * asked about positions in increasing order: is a position inside one?
+ */
+class SpanSweep {
+  private readonly starts: number[] = [];
+  private readonly ends: number[] = [];
+  private next = 0;
+  private readonly open: number[] = [];
+
+  add(start: number, end: number): void {
+    this.starts.push(start);
+    this.ends.push(end);
+  }
+
+  contains(at: number): boolean {
+    while (this.next < this.starts.length && (this.starts[this.next] as number) <= at) {
+      this.open.push(this.ends[this.next] as number);
+      this.next++;
+    }
+    for (let i = this.open.length - 1; i >= 0; i--) {
+      if ((this.open[i] as number) <= at) this.open.splice(i, 1);
+    }
+    return this.open.length > 0;
+  }
+}
+
+/**
+ * Module-level `const x = …` declarators. Found from the root's children:
+ * asking each of a file's declarators for its parents cost more than all
+ * other definitions together.
+ */
+function topLevelDeclarators(root: Node): Node[] {
+  const found: Node[] = [];
+  for (const child of root.namedChildren) {
+    const declaration =
+      child.type === "export_statement" ? child.childForFieldName("declaration") : child;
+    if (declaration?.type !== "lexical_declaration" && declaration?.type !== "variable_declaration")
+      continue;
+    for (const declarator of declaration.namedChildren) {
+      if (declarator.type === "variable_declarator") found.push(declarator);
+    }
+  }
+  return found;
+}
+
+interface SearchedTypes {
+  readonly all: string[];
+  readonly names: ReadonlySet<string>;
+}
+
+const typeLists = new Map<Language, SearchedTypes>();
+
+/** The reader's node types that this grammar has (the JavaScript grammar shares TypeScript's reader). */
+function typesOf(language: Language, spec: GraphLanguage): SearchedTypes {
+  let lists = typeLists.get(language);
+  if (!lists) {
+    const has = (type: string) => language.idForNodeType(type, true) !== null;
+    // Declarators are found from the root (see topLevelDeclarators).
+    const structure = new Set([
+      ...Object.keys(spec.definitions).filter((type) => type !== "variable_declarator"),
+      ...spec.imports,
+      ...spec.inherits,
+      ...spec.typeContexts,
+    ]);
+    const names = [...spec.identifiers].filter(has);
+    lists = { all: [...[...structure].filter(has), ...names], names: new Set(names) };
+    typeLists.set(language, lists);
+  }
+  return lists;
+}
+
+const SPACE = new Set([32, 9, 10, 13]);
+
+/** `name (` and `name(`: the name is called (or constructed). */
+function isCalled(source: string, end: number): boolean {
+  let i = end;
+  while (i < source.length && (source.charCodeAt(i) === 32 || source.charCodeAt(i) === 9)) i++;
+  return source.charCodeAt(i) === 40; // (
+}
+
+/** `.name`, `->name`, `::name`: a member of something else. */
+function isMember(source: string, start: number): boolean {
+  let i = start - 1;
+  while (i >= 0 && SPACE.has(source.charCodeAt(i))) i--;
+  const code = source.charCodeAt(i);
+  if (code === 46) return source.charCodeAt(i - 1) !== 46; // `.` but not a spread `...`
+  if (code === 62) return source.charCodeAt(i - 1) === 45; // ->
+  if (code === 58) return source.charCodeAt(i - 1) === 58; // ::
+  return false;
+}
+
+/** The node naming a definition: its name field, or (C, C++) the name inside its declarators. */
+function declaredName(node: Node): Node | null {
+  const name = node.childForFieldName("name");
+  if (name) return name;
+  let current = node.childForFieldName("declarator");
+  for (let depth = 0; current && depth < 6; depth++) {
+    if (current.type.endsWith("identifier")) return current;
+    current = current.childForFieldName("declarator") ?? current.childForFieldName("name");
+  }
+  return null;
+}
+
+function definitionAt(
+  node: Node,
+  spec: GraphLanguage,
+  ownerKind: SymbolKind | null,
+  source: string,
+): Omit<GraphDefinition, "parent"> | null {
+  const type = node.type;
+  let resolved = spec.definitions[type];
+  if (!resolved) return null;
+  if (type === "variable_declarator") {
+    // Only module-level ones reach here; `const { a, b } = …` destructures and names no one symbol.
+    if (node.childForFieldName("name")?.type !== "identifier") return null;
+    const value = node.childForFieldName("value");
+    resolved = value && FUNCTION_VALUES.has(value.type) ? "function" : "constant";
+  } else if (
+    (type === "struct_specifier" ||
+      type === "union_specifier" ||
+      type === "enum_specifier" ||
+      type === "class_specifier") &&
+    !node.childForFieldName("body")
+  ) {
+    return null; // `struct foo x;` uses the type
+  } else if (type === "type_spec" && node.childForFieldName("type")?.type === "interface_type") {
+    resolved = "interface";
+  } else if (resolved === "function" && METHOD_OWNERS.has(ownerKind)) {
+    resolved = "method";
+  } else if (
+    resolved === "method" &&
+    ownerKind === null &&
+    (type === "method" || type === "singleton_method")
+  ) {
+    resolved = "function"; // Ruby: a top-level def
+  }
+  const name = nameOf(node);
+  if (!name) return null;
+  return {
+    name,
+    kind: resolved,
+    startLine: node.startPosition.row + 1,
+    endLine: node.endPosition.row + 1,
+    signature: signatureOf(node, source),
+  };
+}
+
+/** The declaration up to its body; read from the source, since a node's text costs a call into tree-sitter. */
+function signatureOf(node: Node, source: string): string {
+  const body = node.childForFieldName("body");
+  const start = node.startIndex;
+  const head =
+    body && body.startIndex > start
+      ? source.slice(start, body.startIndex)
+      : source.slice(start, start + 2 * MAX_SIGNATURE_CHARS);
+  return head
+    .split("\n", MAX_SIGNATURE_LINES)
+    .map((line) => line.trimEnd())
+    .join("\n")
+    .trim()
+    .slice(0, MAX_SIGNATURE_CHARS);
+}

@@ -1,0 +1,188 @@
+import type Database from "better-sqlite3";
+import type {
+  ImportTarget,
+  ReferenceKind,
+  ReferenceRecord,
+  SymbolKind,
+  SymbolQuery,
+  SymbolRecord,
+} from "../../core/graph.js";
+import type { StoreStats } from "../../core/store.js";
+import { targetMatches } from "../../graph/import-targets.js";
+
+interface DefinitionRow {
+  name: string;
+  kind: SymbolKind;
+  startLine: number;
+  endLine: number;
+  parent: string;
+  signature: string;
+  path: string;
+  resourceId: string;
+}
+
+const DEFINITION_COLUMNS = `g.name, g.kind, g.start_line AS startLine, g.end_line AS endLine, g.parent,
+  g.signature, d.path, d.resource_id AS resourceId`;
+
+/** `%`, `_` and `\` match themselves in a LIKE pattern built from a path. */
+function likePrefix(path: string): string {
+  return `${path.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * Definitions by name: exact first, then without case when nothing matches
+ * exactly; `name*` matches names starting with `name`, without case.
+ */
+export function findSymbols(db: Database.Database, query: SymbolQuery): SymbolRecord[] {
+  const filters: string[] = [];
+  const values: (string | number)[] = [];
+  if (query.kind) {
+    filters.push("g.kind = ?");
+    values.push(query.kind);
+  }
+  if (query.path) {
+    filters.push("(d.path = ? OR d.path LIKE ? ESCAPE '\\')");
+    values.push(query.path, likePrefix(query.path.endsWith("/") ? query.path : `${query.path}/`));
+  }
+  const run = (match: string, name: string): DefinitionRow[] =>
+    db
+      .prepare(
+        `SELECT ${DEFINITION_COLUMNS} FROM graph_definitions g JOIN documents d ON d.id = g.document_id
+         WHERE ${[match, ...filters].join(" AND ")} ORDER BY d.path, g.start_line LIMIT ?`,
+      )
+      .all(name, ...values, query.limit) as DefinitionRow[];
+  if (query.name.endsWith("*")) {
+    return run(
+      "lower(g.name) LIKE ? ESCAPE '\\'",
+      likePrefix(query.name.slice(0, -1).toLowerCase()),
+    );
+  }
+  const exact = run("g.name = ?", query.name);
+  return exact.length > 0 ? exact : run("lower(g.name) = ?", query.name.toLowerCase());
+}
+
+/**
+ * Languages whose files see another file's names only through an import that
+ * names the file: a use elsewhere is some other thing of the same name.
+ */
+const IMPORT_SCOPED = new Set(["typescript", "tsx", "javascript", "python"]);
+
+/**
+ * Uses of a name, one per line. With `definitionPath`, those that resolve to
+ * the name's definition in that file: uses in the file itself, in files that
+ * import it, and, where a language lets files use names they do not import
+ * (Go packages, C headers, Ruby, PHP, C#, Java packages), uses anywhere when
+ * no other file defines the name.
+ */
+export function findReferences(
+  db: Database.Database,
+  name: string,
+  definitionPath?: string,
+): ReferenceRecord[] {
+  let rows = db
+    .prepare(
+      `SELECT d.id AS documentId, d.path, d.language, r.kind, r.lines FROM graph_references r
+       JOIN documents d ON d.id = r.document_id WHERE r.name = ?`,
+    )
+    .all(name) as {
+    documentId: number;
+    path: string;
+    language: string;
+    kind: ReferenceKind;
+    lines: string;
+  }[];
+  if (definitionPath !== undefined) {
+    const definedIn = new Set(
+      (
+        db
+          .prepare(
+            `SELECT DISTINCT d.path FROM graph_definitions g JOIN documents d ON d.id = g.document_id
+             WHERE g.name = ?`,
+          )
+          .all(name) as { path: string }[]
+      ).map((row) => row.path),
+    );
+    if (!definedIn.has(definitionPath)) return [];
+    const unique = definedIn.size === 1;
+    const importing = importersOf(
+      db,
+      providersOf(db, name, definitionPath),
+      rows.filter((row) => row.path !== definitionPath).map((row) => row.documentId),
+    );
+    rows = rows.filter(
+      (row) =>
+        row.path === definitionPath ||
+        importing.has(row.documentId) ||
+        (unique && !IMPORT_SCOPED.has(row.language)),
+    );
+  }
+  const records: ReferenceRecord[] = [];
+  for (const row of rows) {
+    for (const line of row.lines.split(",")) {
+      records.push({ path: row.path, line: Number(line), kind: row.kind });
+    }
+  }
+  return records.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line));
+}
+
+/**
+ * The file defining a name and the files that pass it on (`export … from`,
+ * also through other re-exporting files): importing any of them imports it.
+ */
+function providersOf(db: Database.Database, name: string, path: string): string[] {
+  const reexports = (
+    db
+      .prepare(
+        `SELECT d.path, i.names, i.targets FROM graph_imports i JOIN documents d ON d.id = i.document_id
+         WHERE i.reexport = 1`,
+      )
+      .all() as { path: string; names: string; targets: string }[]
+  ).filter((row) => row.names === "" || row.names.split(",").includes(name));
+  const providers = new Set([path]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const row of reexports) {
+      if (providers.has(row.path)) continue;
+      const targets = JSON.parse(row.targets) as ImportTarget[];
+      if ([...providers].some((provider) => targets.some((t) => targetMatches(t, provider)))) {
+        providers.add(row.path);
+        grew = true;
+      }
+    }
+  }
+  return [...providers];
+}
+
+/** Of the given documents, those with an import that names one of the files. */
+function importersOf(
+  db: Database.Database,
+  paths: readonly string[],
+  documentIds: readonly number[],
+): Set<number> {
+  const importing = new Set<number>();
+  const select = db.prepare("SELECT targets FROM graph_imports WHERE document_id = ?");
+  for (const documentId of new Set(documentIds)) {
+    for (const { targets } of select.all(documentId) as { targets: string }[]) {
+      const parsed = JSON.parse(targets) as ImportTarget[];
+      if (paths.some((path) => parsed.some((target) => targetMatches(target, path)))) {
+        importing.add(documentId);
+        break;
+      }
+    }
+  }
+  return importing;
+}
+
+/** Row counts, and rows whose document is gone: a graph written apart from its chunks would leave some. */
+export function graphStats(db: Database.Database): StoreStats["graph"] {
+  const count = (table: string, where = "") =>
+    (db.prepare(`SELECT count(*) AS n FROM ${table} g ${where}`).get() as { n: number }).n;
+  const orphan = "WHERE NOT EXISTS (SELECT 1 FROM documents d WHERE d.id = g.document_id)";
+  const tables = ["graph_definitions", "graph_references", "graph_imports"];
+  return {
+    definitions: count("graph_definitions"),
+    references: count("graph_references"),
+    imports: count("graph_imports"),
+    orphans: tables.reduce((sum, table) => sum + count(table, orphan), 0),
+  };
+}

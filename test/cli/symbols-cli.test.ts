@@ -1,0 +1,223 @@
+import { existsSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { describe, expect, it } from "vitest";
+import { ContextEngine } from "../../src/engine/context-engine.js";
+import { createMcpServer } from "../../src/mcp/create-server.js";
+import { runCli, spawnCli } from "../helpers/run-cli.js";
+import { git, gitRepo } from "../helpers/temp-dir.js";
+
+const FILES = {
+  "src/config.ts":
+    'export interface Settings { retries: number }\n\nexport function parseConfig(text: string): Settings {\n  return JSON.parse(text);\n}\n\nexport const DEFAULTS = parseConfig("{}");\n',
+  "src/app.ts":
+    'import { parseConfig, type Settings } from "./config.js";\n\nexport class App {\n  settings: Settings;\n  constructor(text: string) {\n    this.settings = parseConfig(text);\n  }\n}\n',
+  "src/legacy/config.ts":
+    'export function parseConfig(text: string) {\n  return text.split("=");\n}\n',
+  "src/legacy/use.ts": 'import { parseConfig } from "./config";\n\nparseConfig("a=b");\n',
+  "src/report.ts":
+    'import { helper } from "./util";\n\nexport function report() {\n  return helper(1);\n}\n',
+};
+
+interface Refs {
+  symbol: string;
+  definitions: {
+    path: string;
+    startLine: number;
+    endLine: number;
+    kind: string;
+    signature: string;
+  }[];
+  references: { path: string; line: number; kind: string }[];
+}
+
+function refs(root: string, ...args: string[]): Refs {
+  const result = runCli(["refs", ...args, "--json"], root);
+  expect(result.code, result.stderr).toBe(0);
+  return JSON.parse(result.stdout) as Refs;
+}
+
+describe("ctx symbols and ctx refs", () => {
+  it("find definitions by name and kind, and the uses that resolve to one definition", () => {
+    const root = gitRepo(FILES);
+    const symbols = runCli(["symbols", "parseconfig", "--json"], root);
+    expect(symbols.code, symbols.stderr).toBe(0);
+    const found = JSON.parse(symbols.stdout) as { definitions: { path: string; kind: string }[] };
+    expect(found.definitions.map((d) => `${d.kind} ${d.path}`)).toEqual([
+      "function src/config.ts",
+      "function src/legacy/config.ts",
+    ]);
+    const classes = JSON.parse(
+      runCli(["symbols", "App", "--kind", "class", "--json"], root).stdout,
+    );
+    expect(classes.definitions).toMatchObject([{ name: "App", path: "src/app.ts", startLine: 3 }]);
+
+    const all = refs(root, "parseConfig");
+    expect(all.definitions.map((d) => d.path)).toEqual(["src/config.ts", "src/legacy/config.ts"]);
+    expect(all.references.map((r) => `${r.path}:${r.line} ${r.kind}`)).toEqual([
+      "src/app.ts:1 import",
+      "src/app.ts:6 call",
+      "src/config.ts:7 call",
+      "src/legacy/use.ts:1 import",
+      "src/legacy/use.ts:3 call",
+    ]);
+    const one = refs(root, "parseConfig", "--path", "src/config.ts");
+    expect(one).toEqual({
+      symbol: "parseConfig",
+      definitions: [
+        {
+          path: "src/config.ts",
+          startLine: 3,
+          endLine: 5,
+          kind: "function",
+          signature: "function parseConfig(text: string): Settings",
+        },
+      ],
+      references: [
+        { path: "src/app.ts", line: 1, kind: "import" },
+        { path: "src/app.ts", line: 6, kind: "call" },
+        { path: "src/config.ts", line: 7, kind: "call" },
+      ],
+    });
+    expect(refs(root, "Settings", "--path", "src/config.ts").references).toEqual([
+      { path: "src/app.ts", line: 1, kind: "import" },
+      { path: "src/app.ts", line: 4, kind: "type" },
+      { path: "src/config.ts", line: 3, kind: "type" },
+    ]);
+    const text = runCli(["refs", "parseConfig", "--path", "src/legacy/config.ts"], root).stdout;
+    expect(text).toBe(
+      "Definitions of parseConfig (1):\n  src/legacy/config.ts:1-3 function  function parseConfig(text: string)\nReferences (2):\n  src/legacy/use.ts:1 import\n  src/legacy/use.ts:3 call\n",
+    );
+  });
+
+  it("follows edits: a renamed function's old uses go, and uses in unchanged files resolve to a new file", () => {
+    const root = gitRepo(FILES);
+    expect(refs(root, "helper", "--path", "src/util.ts").definitions).toEqual([]);
+    writeFileSync(
+      join(root, "src/util.ts"),
+      "export function helper(n: number) {\n  return n;\n}\n",
+    );
+    const resolved = refs(root, "helper", "--path", "src/util.ts");
+    expect(resolved.definitions.map((d) => d.path)).toEqual(["src/util.ts"]);
+    expect(resolved.references).toEqual([
+      { path: "src/report.ts", line: 1, kind: "import" },
+      { path: "src/report.ts", line: 4, kind: "call" },
+    ]);
+
+    writeFileSync(
+      join(root, "src/config.ts"),
+      "export interface Settings { retries: number }\n\nexport function loadConfig(text: string): Settings {\n  return JSON.parse(text);\n}\n",
+    );
+    expect(refs(root, "parseConfig", "--path", "src/config.ts")).toEqual({
+      symbol: "parseConfig",
+      definitions: [],
+      references: [],
+    });
+    expect(refs(root, "loadConfig").definitions.map((d) => d.path)).toEqual(["src/config.ts"]);
+    // app.ts still imports parseConfig from ./config.js, where it is gone: it is no use of the
+    // legacy one, though that is now the only parseConfig (TypeScript sees names through imports).
+    expect(
+      refs(root, "parseConfig", "--path", "src/legacy/config.ts").references.map((r) => r.path),
+    ).toEqual(["src/legacy/use.ts", "src/legacy/use.ts"]);
+    // Unresolved, it is still listed under the name.
+    expect(refs(root, "parseConfig").references.map((r) => r.path)).toContain("src/app.ts");
+
+    rmSync(join(root, "src/util.ts"));
+    git(root, "add", "--all");
+    expect(refs(root, "helper").definitions).toEqual([]);
+  });
+
+  it("says when nothing is found, and refuses an unknown kind", () => {
+    const root = gitRepo(FILES);
+    expect(runCli(["symbols", "nothingLikeThis"], root).stdout).toBe(
+      'No definition named "nothingLikeThis".\n',
+    );
+    const bad = runCli(["symbols", "App", "--kind", "widget"], root);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^ctx: unknown symbol kind "widget"; use one of: function, method/);
+  });
+});
+
+describe("a killed index run", () => {
+  it("leaves every indexed file with its graph (kill -9 part way), and the next run completes both", async () => {
+    // Each file defines one function and calls the previous file's: 500 files, ~2.5 MB.
+    const files: Record<string, string> = {};
+    const filler = `// ${"padding to make the file take time to index ".repeat(100)}\n`;
+    for (let i = 0; i < 500; i++) {
+      const previous = i === 0 ? "" : `import { step${i - 1} } from "./m${i - 1}.js";\n`;
+      const call = i === 0 ? "0" : `step${i - 1}() + 1`;
+      files[`src/m${i}.ts`] =
+        `${previous}${filler}export function step${i}(): number {\n  return ${call};\n}\n`;
+    }
+    const root = gitRepo(files);
+    const index = join(root, ".ctx", "index.db");
+    const run = spawnCli(["index", "--contextualize", "none"], root);
+    // Killed once the first batches are written.
+    for (let waited = 0; waited < 20_000; waited += 20) {
+      if (existsSync(index) && statSync(index).size > 200_000) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    run.process.kill("SIGKILL");
+    const killed = await run.result;
+    const status = () => {
+      const result = runCli(["status", "--json"], root);
+      expect(result.code, result.stderr).toBe(0);
+      return (
+        JSON.parse(result.stdout) as { store: { documents: number; graph: Record<string, number> } }
+      ).store;
+    };
+    const partial = status();
+    if (killed.code === 137) expect(partial.documents).toBeLessThan(500);
+    expect(partial.graph.orphans).toBe(0);
+    expect(partial.graph.definitions).toBe(partial.documents);
+    const again = runCli(["index"], root);
+    expect(again.code, again.stderr).toBe(0);
+    const complete = status();
+    expect(complete).toMatchObject({ documents: 500, graph: { definitions: 500, orphans: 0 } });
+    expect(refs(root, "step41", "--path", "src/m41.ts").references).toEqual([
+      { path: "src/m42.ts", line: 1, kind: "import" },
+      { path: "src/m42.ts", line: 4, kind: "call" },
+    ]);
+  }, 60_000);
+});
+
+describe("MCP find_symbol and find_references", () => {
+  it("answer through the SDK client with the CLI's shapes", async () => {
+    const root = gitRepo(FILES);
+    const engine = await ContextEngine.open({
+      start: root,
+      cwd: root,
+      env: { XDG_CONFIG_HOME: root },
+    });
+    await engine.index([root]);
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const server = await createMcpServer(engine);
+    await server.connect(serverSide);
+    const client = new Client({ name: "test", version: "1" });
+    await client.connect(clientSide);
+    try {
+      const call = async (name: string, args: Record<string, unknown>) => {
+        const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+        const part = result.content[0];
+        return JSON.parse(part?.type === "text" ? part.text : "null") as unknown;
+      };
+      expect(await call("find_symbol", { name: "App", kind: "class" })).toMatchObject([
+        { name: "App", kind: "class", path: "src/app.ts", startLine: 3, endLine: 8, parent: "" },
+      ]);
+      const found = (await call("find_references", {
+        symbol: "parseConfig",
+        path: "src/legacy/config.ts",
+      })) as Refs;
+      expect(found.definitions.map((d) => d.path)).toEqual(["src/legacy/config.ts"]);
+      expect(found.references.map((r) => `${r.path}:${r.line} ${r.kind}`)).toEqual([
+        "src/legacy/use.ts:1 import",
+        "src/legacy/use.ts:3 call",
+      ]);
+    } finally {
+      await client.close();
+      await engine.close();
+    }
+  });
+});

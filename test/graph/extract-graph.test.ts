@@ -1,0 +1,399 @@
+import { describe, expect, it } from "vitest";
+import type { FileGraph, ReferenceKind } from "../../src/core/graph.js";
+import { extractGraph } from "../../src/graph/extract-graph.js";
+import { importTargets, targetMatches } from "../../src/graph/import-targets.js";
+import { parserFor } from "../../src/ingest/chunk/tree-sitter-loader.js";
+
+async function graphOf(language: string, path: string, source: string): Promise<FileGraph> {
+  const parser = await parserFor(language);
+  const tree = parser?.parse(source);
+  if (!tree) throw new Error(`no parser for ${language}`);
+  try {
+    const graph = extractGraph(tree.rootNode, language, path, source);
+    if (!graph) throw new Error(`no graph reader for ${language}`);
+    return graph;
+  } finally {
+    tree.delete();
+  }
+}
+
+/** "kind name < parent" of every definition. */
+const defs = (graph: FileGraph) =>
+  graph.definitions.map((d) => `${d.kind} ${d.name}${d.parent ? ` < ${d.parent}` : ""}`);
+const refs = (graph: FileGraph, kind: ReferenceKind) =>
+  graph.references
+    .filter((r) => r.kind === kind)
+    .map((r) => r.name)
+    .sort();
+const imports = (graph: FileGraph) => graph.imports.map((i) => i.specifier);
+
+interface Case {
+  language: string;
+  path: string;
+  source: string;
+  definitions: string[];
+  calls: string[];
+  types?: string[];
+  inherits: string[];
+  imports: string[];
+}
+
+const CASES: Case[] = [
+  {
+    language: "typescript",
+    path: "src/net/client.ts",
+    source: `import { Retry, type Policy } from "./retry.js";
+import * as log from "../log";
+export interface Options { policy: Policy }
+export type Handler = (body: string) => void;
+export enum Mode { Fast, Safe }
+export const DEFAULT_TIMEOUT = 30;
+export class HttpClient extends BaseClient implements Closeable {
+  private retry = new Retry(3);
+  async send(url: string): Promise<Response> {
+    log.info(url);
+    return this.retry.run(() => fetchOnce(url));
+  }
+}
+export function fetchOnce(url: string) { return fetch(url); }
+`,
+    definitions: [
+      "interface Options",
+      "type Handler",
+      "enum Mode",
+      "constant DEFAULT_TIMEOUT",
+      "class HttpClient",
+      "method send < HttpClient",
+      "function fetchOnce",
+    ],
+    calls: ["Retry", "fetch", "fetchOnce", "info", "run"],
+    types: ["Policy", "Promise", "Response"],
+    inherits: ["BaseClient", "Closeable"],
+    imports: ["./retry.js", "../log"],
+  },
+  {
+    language: "tsx",
+    path: "src/App.tsx",
+    source: `import { Button } from "./Button";
+export function App(props: AppProps) { return <Button onClick={() => track("x")} />; }
+`,
+    definitions: ["function App"],
+    calls: ["track"],
+    types: ["AppProps"],
+    inherits: [],
+    imports: ["./Button"],
+  },
+  {
+    language: "javascript",
+    path: "lib/cache.js",
+    source: `const { join } = require("./paths");
+import Store from "./store.js";
+export class LruCache extends Store {
+  get(key) { return this.lookup(join(key)); }
+}
+export const makeCache = (size) => new LruCache(size);
+`,
+    definitions: ["class LruCache", "method get < LruCache", "function makeCache"],
+    calls: ["LruCache", "join", "lookup"],
+    inherits: ["Store"],
+    imports: ["./paths", "./store.js"],
+  },
+  {
+    language: "python",
+    path: "pkg/service/api.py",
+    source: `import os.path
+from . import models
+from ..core.base import BaseHandler, helper
+
+class UserHandler(BaseHandler):
+    def get(self, user_id: int) -> models.User:
+        return helper(load_user(user_id))
+
+def load_user(user_id):
+    return os.path.join("users", str(user_id))
+`,
+    definitions: ["class UserHandler", "method get < UserHandler", "function load_user"],
+    calls: ["helper", "join", "load_user", "str"],
+    types: ["User", "int", "models"],
+    inherits: ["BaseHandler"],
+    imports: ["os.path", ".", "..core.base"],
+  },
+  {
+    language: "go",
+    path: "internal/store/store.go",
+    source: `package store
+
+import (
+	"fmt"
+	"example.com/app/internal/codec"
+)
+
+const MaxItems = 100
+
+type Store interface { Get(key string) (Item, error) }
+
+type MemStore struct { items map[string]Item }
+
+func (m *MemStore) Get(key string) (Item, error) {
+	return codec.Decode(m.items[key]), fmt.Errorf("x")
+}
+
+func NewMemStore() *MemStore { return &MemStore{} }
+`,
+    definitions: [
+      "constant MaxItems",
+      "interface Store",
+      "type MemStore",
+      "method Get",
+      "function NewMemStore",
+    ],
+    calls: ["Decode", "Errorf"],
+    types: ["Item", "MemStore", "error", "string"],
+    inherits: [],
+    imports: ["fmt", "example.com/app/internal/codec"],
+  },
+  {
+    language: "rust",
+    path: "src/engine/mod.rs",
+    source: `use crate::config::Settings;
+mod planner;
+
+pub const LIMIT: usize = 8;
+
+pub trait Engine { fn run(&self) -> Report; }
+
+pub struct Local { settings: Settings }
+
+impl Engine for Local {
+    fn run(&self) -> Report { planner::plan(&self.settings).finish() }
+}
+`,
+    definitions: [
+      "module planner",
+      "constant LIMIT",
+      "interface Engine",
+      "method run < Engine",
+      "type Local",
+      "impl Engine for Local",
+      "method run < Engine for Local",
+    ],
+    calls: ["finish", "plan"],
+    types: ["Local", "Report", "Settings"],
+    inherits: ["Engine"],
+    imports: ["crate::config::Settings", "mod planner"],
+  },
+  {
+    language: "java",
+    path: "src/main/java/com/acme/orders/OrderService.java",
+    source: `package com.acme.orders;
+
+import com.acme.billing.Invoice;
+import java.util.List;
+
+public class OrderService extends BaseService implements Auditable {
+    public Invoice bill(Order order) {
+        return new Invoice(order.total()).send();
+    }
+}
+`,
+    definitions: ["class OrderService", "method bill < OrderService"],
+    calls: ["Invoice", "send", "total"],
+    types: ["Invoice", "Order"],
+    inherits: ["Auditable", "BaseService"],
+    imports: ["com.acme.billing.Invoice", "java.util.List"],
+  },
+  {
+    language: "c",
+    path: "src/queue.c",
+    source: `#include "queue.h"
+#include <stdlib.h>
+
+#define QUEUE_MAX 64
+
+struct queue { int size; struct node *head; };
+
+static int queue_push(struct queue *q, int value) {
+    struct node *n = node_new(value);
+    return list_append(q->head, n);
+}
+`,
+    definitions: ["constant QUEUE_MAX", "type queue", "function queue_push"],
+    calls: ["list_append", "node_new"],
+    inherits: [],
+    imports: ["queue.h", "stdlib.h"],
+  },
+  {
+    language: "cpp",
+    path: "src/render/scene.cpp",
+    source: `#include "scene.hpp"
+
+namespace render {
+class Scene : public Node {
+ public:
+  void draw(Canvas& canvas) { canvas.clear(); paintAll(canvas); }
+};
+}
+`,
+    definitions: ["namespace render", "class Scene < render", "method draw < Scene"],
+    calls: ["clear", "paintAll"],
+    types: ["Canvas"],
+    inherits: ["Node"],
+    imports: ["scene.hpp"],
+  },
+  {
+    language: "csharp",
+    path: "Services/Mailer.cs",
+    source: `using Acme.Core.Messaging;
+
+namespace Acme.Services {
+    public class Mailer : ServiceBase, IMailer {
+        public void Send(Message message) { Transport.Deliver(Format(message)); }
+    }
+}
+`,
+    definitions: [
+      "namespace Acme.Services",
+      "class Mailer < Acme.Services",
+      "method Send < Mailer",
+    ],
+    calls: ["Deliver", "Format"],
+    inherits: ["IMailer", "ServiceBase"],
+    imports: ["Acme.Core.Messaging"],
+  },
+  {
+    language: "ruby",
+    path: "lib/billing/invoice.rb",
+    source: `require "json"
+require_relative "tax"
+
+module Billing
+  class Invoice < Document
+    def total
+      Tax.apply(subtotal)
+    end
+  end
+end
+`,
+    definitions: ["module Billing", "class Invoice < Billing", "method total < Invoice"],
+    calls: ["apply"],
+    inherits: ["Document"],
+    imports: ["json", "./tax"],
+  },
+  {
+    language: "php",
+    path: "src/Http/Controller.php",
+    source: `<?php
+namespace App\\Http;
+
+use App\\Models\\User;
+require_once 'helpers.php';
+
+class UserController extends Controller implements Responds {
+    public function show($id) {
+        return view(User::find($id));
+    }
+}
+`,
+    definitions: ["class UserController", "method show < UserController"],
+    calls: ["find", "view"],
+    inherits: ["Controller", "Responds"],
+    imports: ["App\\Models\\User", "helpers.php"],
+  },
+];
+
+describe("graph extraction", () => {
+  it.each(CASES)("$language: definitions, calls, types, inheritance and imports", async (c) => {
+    const graph = await graphOf(c.language, c.path, c.source);
+    expect(defs(graph)).toEqual(c.definitions);
+    expect(refs(graph, "call")).toEqual(expect.arrayContaining(c.calls));
+    if (c.types) expect(refs(graph, "type")).toEqual(expect.arrayContaining(c.types));
+    expect(refs(graph, "inherit")).toEqual(c.inherits);
+    expect(imports(graph)).toEqual(c.imports);
+    // A definition's own name is no reference to it.
+    for (const definition of graph.definitions) {
+      const self = graph.references.find(
+        (r) =>
+          r.name === definition.name && r.lines.includes(definition.startLine) && r.kind === "use",
+      );
+      expect(self, `${definition.name} refers to itself`).toBeUndefined();
+    }
+  });
+
+  it("records each use with its lines, once per line, and signatures up to the body", async () => {
+    const graph = await graphOf(
+      "typescript",
+      "a.ts",
+      "export function area(w: number, h: number): number {\n  return scale(w) * scale(h);\n}\nconst x = area(1, 2) + area(3, 4);\n",
+    );
+    expect(graph.definitions[0]?.signature).toBe("function area(w: number, h: number): number");
+    expect(graph.references.find((r) => r.name === "scale")).toEqual({
+      name: "scale",
+      kind: "call",
+      lines: [2],
+    });
+    expect(graph.references.find((r) => r.name === "area")?.lines).toEqual([4]);
+  });
+});
+
+describe("import targets", () => {
+  const first = (language: string, file: string, specifier: string, names: string[] = []) =>
+    importTargets(language, file, specifier, names);
+  const resolves = (targets: ReturnType<typeof first>, path: string) =>
+    targets.some((target) => targetMatches(target, path));
+
+  it("TypeScript and JavaScript: relative paths, extensions, .js for .ts, index files; packages are outside", () => {
+    expect(
+      resolves(first("typescript", "src/net/client.ts", "./retry.js"), "src/net/retry.ts"),
+    ).toBe(true);
+    expect(resolves(first("typescript", "src/net/client.ts", "../log"), "src/log/index.ts")).toBe(
+      true,
+    );
+    expect(resolves(first("javascript", "lib/a.js", "./b"), "lib/b.js")).toBe(true);
+    expect(resolves(first("tsx", "src/App.tsx", "./Button"), "src/Button.tsx")).toBe(true);
+    expect(resolves(first("typescript", "src/a.ts", "./b"), "src/c/b.ts")).toBe(false);
+    expect(first("typescript", "src/a.ts", "react")).toEqual([]);
+  });
+
+  it("Python: relative imports by package level, absolute ones wherever the source root is", () => {
+    const relative = first("python", "pkg/service/api.py", "..core.base");
+    expect(resolves(relative, "pkg/core/base.py")).toBe(true);
+    expect(resolves(relative, "other/pkg/core/base.py")).toBe(false);
+    expect(
+      resolves(first("python", "pkg/service/api.py", ".", ["models"]), "pkg/service/models.py"),
+    ).toBe(true);
+    expect(resolves(first("python", "pkg/a.py", "app.util"), "src/app/util/__init__.py")).toBe(
+      true,
+    );
+  });
+
+  it("Go, Rust, Java, C, Ruby and PHP name files the way their builds find them", () => {
+    expect(
+      resolves(
+        first("go", "cmd/main.go", "example.com/app/internal/codec"),
+        "internal/codec/json.go",
+      ),
+    ).toBe(true);
+    expect(
+      resolves(first("rust", "src/engine/mod.rs", "mod planner"), "src/engine/planner.rs"),
+    ).toBe(true);
+    expect(resolves(first("rust", "src/lib.rs", "crate::config::Settings"), "src/config.rs")).toBe(
+      true,
+    );
+    expect(
+      resolves(
+        first("java", "a/B.java", "com.acme.billing.Invoice"),
+        "src/main/java/com/acme/billing/Invoice.java",
+      ),
+    ).toBe(true);
+    expect(resolves(first("c", "src/queue.c", "queue.h"), "src/queue.h")).toBe(true);
+    expect(
+      resolves(first("cpp", "src/a.cpp", "util/strings.hpp"), "include/util/strings.hpp"),
+    ).toBe(true);
+    expect(resolves(first("ruby", "lib/billing/invoice.rb", "./tax"), "lib/billing/tax.rb")).toBe(
+      true,
+    );
+    expect(
+      resolves(first("php", "src/Http/C.php", "App\\Models\\User"), "app/Models/User.php"),
+    ).toBe(true);
+  });
+});
