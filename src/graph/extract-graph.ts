@@ -85,10 +85,11 @@ export function extractGraph(
   };
 
   const references = new Map<string, { name: string; kind: ReferenceKind; lines: number[] }>();
-  const addReference = (node: Node) => {
+  const addReference = (node: Node, type: string) => {
     const at = node.startIndex;
     if (skip.has(at)) return;
-    const name = node.text;
+    const name = nameAt(source, at, language === "ruby");
+    if (name === "") return;
     const call = isCalled(source, at + name.length);
     if (name === "require" && call && node.parent) readImport(node.parent);
     if (IGNORED.has(name)) return;
@@ -96,8 +97,8 @@ export function extractGraph(
     if (importSpans.contains(at)) kind = "import";
     else if (inheritSpans.contains(at)) kind = "inherit";
     else if (call) kind = "call";
-    else if (spec.typeIdentifiers.has(node.type) || typedSpans.contains(at)) kind = "type";
-    else if (MEMBER_NAMES.has(node.type) || isMember(source, at)) kind = null;
+    else if (spec.typeIdentifiers.has(type) || typedSpans.contains(at)) kind = "type";
+    else if (MEMBER_NAMES.has(type) || isMember(source, at)) kind = null;
     else kind = "use";
     if (!kind) return;
     const line = node.startPosition.row + 1;
@@ -121,14 +122,14 @@ export function extractGraph(
   for (const node of nodes) {
     const type = node.type;
     if (types.names.has(type)) {
-      addReference(node);
+      addReference(node, type);
       continue;
     }
     const start = node.startIndex;
     while (owners.length > 0 && (owners[owners.length - 1]?.end ?? 0) <= start) owners.pop();
     if (spec.definitions[type]) {
       const owner = owners[owners.length - 1];
-      const found = definitionAt(node, spec, owner?.kind ?? null, source);
+      const found = definitionAt(node, type, spec, owner?.kind ?? null, source);
       if (found) {
         definitions.push({ ...found, parent: owner?.name ?? "" });
         owners.push({ end: node.endIndex, name: found.name, kind: found.kind });
@@ -221,6 +222,33 @@ function typesOf(language: Language, spec: GraphLanguage): SearchedTypes {
 
 const SPACE = new Set([32, 9, 10, 13]);
 
+/** Letters, digits, `_`, `$` and anything past ASCII. */
+function isNameCode(code: number): boolean {
+  return (
+    (code >= 97 && code <= 122) ||
+    (code >= 65 && code <= 90) ||
+    (code >= 48 && code <= 57) ||
+    code === 95 ||
+    code === 36 ||
+    code > 127
+  );
+}
+
+/**
+ * The name starting at a position, read from the source: a node's text (and
+ * its type) each cost a call into tree-sitter, which made names the dearest
+ * part of the graph. Ruby's `empty?` and `save!` keep their mark (elsewhere
+ * `a?.b` and `a!.b` are operators).
+ */
+function nameAt(source: string, start: number, marks: boolean): string {
+  let end = start;
+  while (end < source.length && isNameCode(source.charCodeAt(end))) end++;
+  const mark = source.charCodeAt(end);
+  if (marks && (mark === 63 || mark === 33) && end > start && source.charCodeAt(end + 1) !== 61)
+    end++;
+  return source.slice(start, end);
+}
+
 /** `name (` and `name(`: the name is called (or constructed). */
 function isCalled(source: string, end: number): boolean {
   let i = end;
@@ -253,11 +281,11 @@ function declaredName(node: Node): Node | null {
 
 function definitionAt(
   node: Node,
+  type: string,
   spec: GraphLanguage,
   ownerKind: SymbolKind | null,
   source: string,
 ): Omit<GraphDefinition, "parent"> | null {
-  const type = node.type;
   let resolved = spec.definitions[type];
   if (!resolved) return null;
   if (type === "variable_declarator") {
