@@ -2,6 +2,7 @@ import type { ResolvedConfig } from "../config/resolved-config.js";
 import type { Store } from "../core/store.js";
 import type { TokenCounter } from "../core/token-counter.js";
 import type { IndexReport } from "../core/types.js";
+import { readPathAliases } from "../graph/path-aliases.js";
 import { DocumentChunker } from "../ingest/chunk/chunk-document.js";
 import { InThreadPreparer } from "../ingest/in-thread-preparer.js";
 import { type IndexProgress, indexResources } from "../ingest/index-resources.js";
@@ -40,10 +41,11 @@ export function indexProject(
   counter: TokenCounter,
   options: IndexProjectOptions,
 ): Promise<IndexReport> {
-  const preparerFor = (changedBytes: number): DocumentPreparer => {
+  const preparerFor = (changedBytes: number, root: string): DocumentPreparer => {
+    const aliases = config.graph ? readPathAliases(root) : null;
     const inThread = () =>
       new InThreadPreparer(
-        new DocumentChunker(config.chunking, counter, config.graph),
+        new DocumentChunker(config.chunking, counter, config.graph, aliases),
         options.contexts,
       );
     if (changedBytes < MIN_BYTES_FOR_WORKERS || config.workers === 0) return inThread();
@@ -53,6 +55,7 @@ export function indexProject(
         counter: counter.name,
         contexts: options.contexts,
         graph: config.graph,
+        aliases,
       },
       config.workers ?? undefined,
     );

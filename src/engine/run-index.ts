@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { ResolvedConfig } from "../config/resolved-config.js";
 import {
   type ContextualizeProgress,
@@ -14,6 +15,7 @@ import type { TokenCounter } from "../core/token-counter.js";
 import type { IndexReport } from "../core/types.js";
 import { type EmbedProgress, type EmbedReport, embedIndex } from "../embed/embed-index.js";
 import type { EmbedderChoice } from "../embed/resolve-embedder.js";
+import { readPathAliases } from "../graph/path-aliases.js";
 import { type ChunkLimits, DEFAULT_CHUNK_LIMITS } from "../ingest/chunk/draft-builder.js";
 import type { IndexProgress } from "../ingest/index-resources.js";
 import { indexProject } from "./index-project.js";
@@ -66,7 +68,12 @@ export interface IndexRunReport extends IndexReport {
  * chunked again: a new `max_tokens` used to apply only to files that changed.
  * Default settings keep the bare version, so indexes made with them stay valid.
  */
-export function ingestKey(limits: ChunkLimits, counter: string, graph = true): string {
+export function ingestKey(
+  limits: ChunkLimits,
+  counter: string,
+  graph = true,
+  aliases = "",
+): string {
   const { maxTokens, minTokens, overlapLines } = limits;
   const defaults = DEFAULT_CHUNK_LIMITS;
   const isDefault =
@@ -77,8 +84,31 @@ export function ingestKey(limits: ChunkLimits, counter: string, graph = true): s
   const key = isDefault
     ? INGEST_VERSION
     : `${INGEST_VERSION} ${counter} ${maxTokens}/${minTokens}/${overlapLines}`;
-  // Turning the graph on again must read every file for it.
-  return graph ? key : `${key} no-graph`;
+  // Turning the graph on again must read every file for it, and so must new
+  // tsconfig paths: imports are resolved to files when a file is read.
+  if (!graph) return `${key} no-graph`;
+  return aliases ? `${key} aliases:${aliases}` : key;
+}
+
+/**
+ * A short fingerprint of the tsconfig paths and baseUrl of every root the index
+ * will cover (those it has and those this run adds, so indexing one root does
+ * not change it); "" when none sets any.
+ */
+async function aliasesKey(store: Store, roots: readonly string[]): Promise<string> {
+  const recorded = (await store.listResources()).map((resource) => resource.root);
+  const all = [...new Set([...recorded, ...roots])].sort();
+  // By content, so a root named twice (as given and as its real path) counts once.
+  const aliases = new Set(
+    all
+      .map((root) => readPathAliases(root))
+      .flatMap((found) => (found ? [JSON.stringify(found)] : [])),
+  );
+  if (aliases.size === 0) return "";
+  return createHash("sha1")
+    .update([...aliases].sort().join("\n"))
+    .digest("hex")
+    .slice(0, 12);
 }
 
 /** Indexes the roots, then brings every chunk's context in line with the chosen generator. */
@@ -91,7 +121,8 @@ export async function runIndex(
 ): Promise<IndexRunReport> {
   // Before any work: a generator that cannot load would fail only after every file was read.
   assertGeneratorInstalled(options.choice);
-  const ingest = ingestKey(config.chunking, counter.name, config.graph);
+  const aliases = config.graph ? await aliasesKey(store, roots) : "";
+  const ingest = ingestKey(config.chunking, counter.name, config.graph, aliases);
   // An empty store holds no stale chunks: recorded first, so a run interrupted
   // before its end does not make the next one re-chunk what it already wrote.
   const empty = (await store.listResources()).length === 0;

@@ -9,6 +9,7 @@ import type {
 import { nameOf } from "../ingest/chunk/syntax-nodes.js";
 import { GRAPH_LANGUAGES, type GraphLanguage } from "./graph-languages.js";
 import { importTargets } from "./import-targets.js";
+import type { PathAliases } from "./path-aliases.js";
 import { readImports } from "./read-imports.js";
 
 /** Names that are the language, not the project. */
@@ -57,6 +58,7 @@ export function extractGraph(
   language: string,
   path: string,
   source: string,
+  aliases: PathAliases | null = null,
 ): FileGraph | null {
   const spec = GRAPH_LANGUAGES[language];
   if (!spec) return null;
@@ -78,7 +80,7 @@ export function extractGraph(
         names: statement.names,
         reexport: statement.reexport ?? false,
         line,
-        targets: importTargets(language, path, statement.specifier, statement.names),
+        targets: importTargets(language, path, statement.specifier, statement.names, aliases),
       });
     }
     if (found.length > 0) importSpans.add(node.startIndex, node.endIndex);

@@ -1,5 +1,6 @@
 import { posix } from "node:path";
 import type { ImportTarget } from "../core/graph.js";
+import { aliasedPaths, type PathAliases } from "./path-aliases.js";
 
 const JS_SOURCE = [".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts"];
 const JS_INDEX = ["index.ts", "index.tsx", "index.js", "index.jsx", "index.mjs"];
@@ -20,13 +21,16 @@ export function importTargets(
   file: string,
   specifier: string,
   names: readonly string[],
+  aliases: PathAliases | null = null,
 ): ImportTarget[] {
   const dir = posix.dirname(file);
   switch (language) {
     case "typescript":
     case "tsx":
     case "javascript":
-      return specifier.startsWith(".") ? jsTargets(posix.join(dir, specifier)) : [];
+      if (specifier.startsWith(".")) return jsTargets(posix.join(dir, specifier));
+      // A bare specifier is a package unless tsconfig's paths or baseUrl map it into the project.
+      return aliases ? aliasedPaths(specifier, aliases).flatMap(jsTargets) : [];
     case "python":
       return pythonTargets(dir, specifier, names);
     case "go":

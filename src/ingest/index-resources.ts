@@ -33,7 +33,8 @@ export interface IndexOptions {
    * Gives the preparer for a run that has `changedBytes` of files to read; the
    * caller picks worker threads for large runs and the current thread for small.
    */
-  readonly preparerFor: (changedBytes: number) => DocumentPreparer;
+  /** A preparer for one root's changed files. */
+  readonly preparerFor: (changedBytes: number, root: string) => DocumentPreparer;
   /** Re-read and re-chunk every file (after chunking or tokenizing rules changed). */
   readonly force?: boolean;
   /**
@@ -169,7 +170,10 @@ async function indexFiles(
     }
   }
   const stale = [...known.values()].map((gone) => gone.id);
-  const preparer = options.preparerFor(toRead.reduce((sum, { file }) => sum + file.size, 0));
+  const preparer = options.preparerFor(
+    toRead.reduce((sum, { file }) => sum + file.size, 0),
+    root,
+  );
   const batch = new WriteBatch(store);
   try {
     // Tasks start ahead in a window but finish in file order, so ids are deterministic.

@@ -10,6 +10,7 @@ const chunker = new DocumentChunker(
   config.limits,
   createTokenCounter(config.counter),
   config.graph,
+  config.aliases,
 );
 
 parentPort?.on("message", (request: WorkerRequest) => {

@@ -3,6 +3,7 @@ import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { CtxError } from "../core/errors.js";
+import type { PathAliases } from "../graph/path-aliases.js";
 import type { ChunkLimits } from "./chunk/draft-builder.js";
 import type { InlineContexts, PreparedDocument, PrepareTask } from "./prepare-document.js";
 import type { DocumentPreparer } from "./preparer.js";
@@ -12,6 +13,7 @@ export interface WorkerConfig {
   readonly counter: string;
   readonly contexts: InlineContexts;
   readonly graph: boolean;
+  readonly aliases: PathAliases | null;
 }
 
 export interface WorkerRequest {

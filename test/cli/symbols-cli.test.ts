@@ -140,6 +140,29 @@ describe("ctx symbols and ctx refs", () => {
   });
 });
 
+describe("tsconfig paths", () => {
+  it("resolve aliased imports, and a changed tsconfig re-reads the files that use them", () => {
+    const root = gitRepo({
+      "tsconfig.json": '{ "compilerOptions": { "paths": { "@lib/*": ["src/lib/*"] } } }\n',
+      "src/lib/math.ts": "export function clamp(n: number) {\n  return Math.max(0, n);\n}\n",
+      "src/other/math.ts": "export function clamp(n: number) {\n  return n;\n}\n",
+      "src/main.ts": 'import { clamp } from "@lib/math";\n\nclamp(2);\n',
+    });
+    expect(refs(root, "clamp", "--path", "src/lib/math.ts").references).toEqual([
+      { path: "src/main.ts", line: 1, kind: "import" },
+      { path: "src/main.ts", line: 3, kind: "call" },
+    ]);
+    writeFileSync(
+      join(root, "tsconfig.json"),
+      '{ "compilerOptions": { "paths": { "@lib/*": ["src/other/*"] } } }\n',
+    );
+    expect(refs(root, "clamp", "--path", "src/lib/math.ts").references).toEqual([]);
+    expect(
+      refs(root, "clamp", "--path", "src/other/math.ts").references.map((r) => r.path),
+    ).toEqual(["src/main.ts", "src/main.ts"]);
+  });
+});
+
 describe("a killed index run", () => {
   it("leaves every indexed file with its graph (kill -9 part way), and the next run completes both", async () => {
     // Each file defines one function and calls the previous file's: 500 files, ~2.5 MB.

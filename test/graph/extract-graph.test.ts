@@ -2,7 +2,9 @@ import { describe, expect, it } from "vitest";
 import type { FileGraph, ReferenceKind } from "../../src/core/graph.js";
 import { extractGraph } from "../../src/graph/extract-graph.js";
 import { importTargets, targetMatches } from "../../src/graph/import-targets.js";
+import { readPathAliases } from "../../src/graph/path-aliases.js";
 import { parserFor } from "../../src/ingest/chunk/tree-sitter-loader.js";
+import { tempDir, writeFiles } from "../helpers/temp-dir.js";
 
 async function graphOf(language: string, path: string, source: string): Promise<FileGraph> {
   const parser = await parserFor(language);
@@ -395,5 +397,39 @@ describe("import targets", () => {
     expect(
       resolves(first("php", "src/Http/C.php", "App\\Models\\User"), "app/Models/User.php"),
     ).toBe(true);
+  });
+});
+
+describe("tsconfig paths and baseUrl", () => {
+  it("are read from a commented tsconfig.json and lead bare specifiers into the project", () => {
+    const root = tempDir("ctx-aliases-");
+    writeFiles(root, {
+      "tsconfig.json": `{
+  // comments and trailing commas, as tsconfig files have them
+  "compilerOptions": {
+    "baseUrl": "./src", /* bare specifiers are looked up here too */
+    "paths": { "@app/*": ["app/*"], "config": ["settings/index.ts"], },
+  },
+}`,
+    });
+    const aliases = readPathAliases(root);
+    expect(aliases).toEqual({
+      baseUrl: "src",
+      paths: [
+        ["@app/*", ["src/app/*"]],
+        ["config", ["src/settings/index.ts"]],
+      ],
+    });
+    const resolves = (specifier: string, path: string) =>
+      importTargets("typescript", "src/main.ts", specifier, [], aliases).some((target) =>
+        targetMatches(target, path),
+      );
+    expect(resolves("@app/util", "src/app/util.ts")).toBe(true);
+    expect(resolves("@app/widgets", "src/app/widgets/index.tsx")).toBe(true);
+    expect(resolves("config", "src/settings/index.ts")).toBe(true);
+    expect(resolves("lib/strings.js", "src/lib/strings.ts")).toBe(true);
+    expect(resolves("react", "src/react.ts")).toBe(true); // baseUrl makes any bare name a candidate
+    expect(importTargets("typescript", "src/main.ts", "react", [], null)).toEqual([]);
+    expect(readPathAliases(tempDir("ctx-no-aliases-"))).toBeNull();
   });
 });

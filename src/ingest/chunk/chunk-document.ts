@@ -2,6 +2,7 @@ import type { FileGraph } from "../../core/graph.js";
 import type { TokenCounter } from "../../core/token-counter.js";
 import type { ChunkDraft } from "../../core/types.js";
 import { extractGraph } from "../../graph/extract-graph.js";
+import type { PathAliases } from "../../graph/path-aliases.js";
 import { chunkSyntaxTree } from "./code-chunker.js";
 import { type ChunkLimits, DEFAULT_CHUNK_LIMITS } from "./draft-builder.js";
 import { GRAMMARS, languageOf } from "./languages.js";
@@ -33,6 +34,8 @@ export class DocumentChunker {
     counter: TokenCounter,
     /** Read the code graph from each syntax tree too (`[index] graph`). */
     private readonly graph = true,
+    /** The root's tsconfig paths and baseUrl, for imports that name them. */
+    private readonly aliases: PathAliases | null = null,
   ) {
     this.meter = new TokenMeter(counter);
   }
@@ -84,7 +87,9 @@ export class DocumentChunker {
       tree = parser.parse(content);
       if (!tree) return null;
       const chunks = chunkSyntaxTree(tree.rootNode, text, grammar, this.limits, this.meter);
-      const graph = this.graph ? extractGraph(tree.rootNode, language, relPath, content) : null;
+      const graph = this.graph
+        ? extractGraph(tree.rootNode, language, relPath, content, this.aliases)
+        : null;
       return { chunks, graph };
     } catch {
       // A grammar that cannot read the file is no reason to lose it: use windows.
