@@ -1,4 +1,5 @@
 import type { SymbolKind } from "../core/graph.js";
+import { GRAMMARS } from "../ingest/chunk/languages.js";
 
 /** How the graph extractor reads one language's syntax tree. */
 export interface GraphLanguage {
@@ -20,23 +21,27 @@ export interface GraphLanguage {
 
 const set = (...types: string[]): ReadonlySet<string> => new Set(types);
 
+/**
+ * The chunker's definitions of a language (its kinds are symbol kinds), with
+ * the graph's additions, less the node types the graph reads another way.
+ */
+function chunkerDefinitions(
+  language: string,
+  extra: Readonly<Record<string, SymbolKind>> = {},
+  omit: readonly string[] = [],
+): Readonly<Record<string, SymbolKind>> {
+  const own = { ...(GRAMMARS[language]?.definitions as Record<string, SymbolKind>), ...extra };
+  for (const type of omit) delete own[type];
+  return own;
+}
+
 const JS: GraphLanguage = {
-  definitions: {
-    function_declaration: "function",
-    generator_function_declaration: "function",
-    class_declaration: "class",
-    abstract_class_declaration: "class",
-    method_definition: "method",
-    method_signature: "method",
-    abstract_method_signature: "method",
-    interface_declaration: "interface",
-    type_alias_declaration: "type",
-    enum_declaration: "enum",
-    internal_module: "namespace",
-    module: "namespace",
-    // Top-level `const x = …`: a function when its value is one, else a constant (see extractGraph).
-    variable_declarator: "constant",
-  },
+  // Top-level `const x = …`: a function when its value is one, else a constant (see extractGraph).
+  definitions: chunkerDefinitions(
+    "typescript",
+    { method_signature: "method", variable_declarator: "constant" },
+    ["lexical_declaration", "variable_declaration"],
+  ),
   identifiers: set(
     "identifier",
     "type_identifier",
@@ -51,15 +56,10 @@ const JS: GraphLanguage = {
 };
 
 const C: GraphLanguage = {
-  definitions: {
-    function_definition: "function",
-    struct_specifier: "type",
-    union_specifier: "type",
-    enum_specifier: "enum",
-    type_definition: "type",
+  definitions: chunkerDefinitions("c", {
     preproc_function_def: "function",
     preproc_def: "constant",
-  },
+  }),
   identifiers: set("identifier", "type_identifier", "field_identifier"),
   typeIdentifiers: set("type_identifier"),
   inherits: set(),
@@ -74,7 +74,7 @@ export const GRAPH_LANGUAGES: Readonly<Record<string, GraphLanguage>> = {
   tsx: JS,
   javascript: JS,
   python: {
-    definitions: { function_definition: "function", class_definition: "class" },
+    definitions: chunkerDefinitions("python"),
     identifiers: set("identifier"),
     typeIdentifiers: set(),
     inherits: set(),
@@ -97,20 +97,7 @@ export const GRAPH_LANGUAGES: Readonly<Record<string, GraphLanguage>> = {
     imports: set("import_spec"),
   },
   rust: {
-    definitions: {
-      function_item: "function",
-      function_signature_item: "function",
-      struct_item: "type",
-      union_item: "type",
-      enum_item: "enum",
-      trait_item: "interface",
-      impl_item: "impl",
-      mod_item: "module",
-      macro_definition: "function",
-      type_item: "type",
-      const_item: "constant",
-      static_item: "constant",
-    },
+    definitions: chunkerDefinitions("rust", { const_item: "constant", static_item: "constant" }),
     identifiers: set("identifier", "type_identifier", "field_identifier"),
     typeIdentifiers: set("type_identifier"),
     inherits: set("trait_bounds"),
@@ -119,15 +106,7 @@ export const GRAPH_LANGUAGES: Readonly<Record<string, GraphLanguage>> = {
     imports: set("use_declaration", "mod_item"),
   },
   java: {
-    definitions: {
-      class_declaration: "class",
-      record_declaration: "class",
-      interface_declaration: "interface",
-      annotation_type_declaration: "interface",
-      enum_declaration: "enum",
-      method_declaration: "method",
-      constructor_declaration: "method",
-    },
+    definitions: chunkerDefinitions("java"),
     identifiers: set("identifier", "type_identifier"),
     typeIdentifiers: set("type_identifier"),
     inherits: set("superclass", "super_interfaces", "extends_interfaces"),
@@ -138,31 +117,15 @@ export const GRAPH_LANGUAGES: Readonly<Record<string, GraphLanguage>> = {
   c: C,
   cpp: {
     ...C,
-    definitions: {
-      ...C.definitions,
-      class_specifier: "class",
-      struct_specifier: "class",
-      namespace_definition: "namespace",
-      alias_declaration: "type",
-    },
+    definitions: chunkerDefinitions("cpp", {
+      preproc_function_def: "function",
+      preproc_def: "constant",
+    }),
     identifiers: set("identifier", "type_identifier", "field_identifier", "namespace_identifier"),
     inherits: set("base_class_clause"),
   },
   csharp: {
-    definitions: {
-      namespace_declaration: "namespace",
-      file_scoped_namespace_declaration: "namespace",
-      class_declaration: "class",
-      struct_declaration: "class",
-      record_declaration: "class",
-      interface_declaration: "interface",
-      enum_declaration: "enum",
-      delegate_declaration: "type",
-      method_declaration: "method",
-      constructor_declaration: "method",
-      property_declaration: "method",
-      local_function_statement: "function",
-    },
+    definitions: chunkerDefinitions("csharp", { delegate_declaration: "type" }),
     identifiers: set("identifier"),
     typeIdentifiers: set(),
     inherits: set("base_list"),
@@ -171,13 +134,7 @@ export const GRAPH_LANGUAGES: Readonly<Record<string, GraphLanguage>> = {
     imports: set("using_directive"),
   },
   ruby: {
-    definitions: {
-      method: "method",
-      singleton_method: "method",
-      class: "class",
-      singleton_class: "class",
-      module: "module",
-    },
+    definitions: chunkerDefinitions("ruby"),
     identifiers: set("identifier", "constant"),
     typeIdentifiers: set(),
     inherits: set("superclass"),
@@ -186,14 +143,7 @@ export const GRAPH_LANGUAGES: Readonly<Record<string, GraphLanguage>> = {
     imports: set("call"),
   },
   php: {
-    definitions: {
-      function_definition: "function",
-      class_declaration: "class",
-      interface_declaration: "interface",
-      trait_declaration: "class",
-      enum_declaration: "enum",
-      method_declaration: "method",
-    },
+    definitions: chunkerDefinitions("php"),
     identifiers: set("name"),
     typeIdentifiers: set(),
     inherits: set("base_clause", "class_interface_clause"),
