@@ -84,5 +84,6 @@ describe("indexing in worker threads", () => {
     expect(chunksOf(join(pooled, ".ctx", "index.db"))).toEqual(
       chunksOf(join(single, ".ctx", "index.db")),
     );
-  });
+    // Four index runs of 2 MB, one of them in a single thread: 21–25 s on a quiet machine.
+  }, 120_000);
 });
