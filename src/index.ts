@@ -22,6 +22,7 @@ export type {
   SymbolKind,
   SymbolRecord,
 } from "./core/graph.js";
+export { SYMBOL_KINDS } from "./core/graph.js";
 export type { DocumentToStore, SearchText, Store, StoreStats } from "./core/store.js";
 export {
   type Backends,

@@ -20,7 +20,7 @@ export const OPTIONAL_FEATURES = {
   onnx: {
     description: "a local ONNX embedding model (--embedder onnx)",
     packages: ["@huggingface/transformers"],
-    // onnxruntime-node's install script otherwise downloads CUDA libraries on machines that have CUDA.
+    // onnxruntime-node's install script otherwise downloads CUDA libraries on every linux-x64 install.
     env: "ONNXRUNTIME_NODE_INSTALL=skip ",
   },
   "use-lite": {

@@ -1,16 +1,20 @@
 /** The code graph: what each file defines, refers to and imports, and queries over it. */
 
-export type SymbolKind =
-  | "function"
-  | "method"
-  | "class"
-  | "interface"
-  | "type"
-  | "enum"
-  | "constant"
-  | "module"
-  | "namespace"
-  | "impl";
+/** Kinds of definition, in the order `ctx symbols --kind` lists them. */
+export const SYMBOL_KINDS = [
+  "function",
+  "method",
+  "class",
+  "interface",
+  "type",
+  "enum",
+  "constant",
+  "module",
+  "namespace",
+  "impl",
+] as const;
+
+export type SymbolKind = (typeof SYMBOL_KINDS)[number];
 
 export type ReferenceKind = "call" | "import" | "type" | "inherit" | "use";
 

@@ -1,5 +1,7 @@
 /** Domain types shared by ingest, store, strategies and assembly. */
 
+import type { SymbolKind } from "./graph.js";
+
 /** A root the index covers: a plain folder or a git checkout. */
 export type ResourceKind = "folder" | "git";
 
@@ -47,20 +49,7 @@ export function emptySkipCounts(): SkipCounts {
 }
 
 /** What chunking found a span of a document to be. */
-export type ChunkKind =
-  | "function"
-  | "method"
-  | "class"
-  | "interface"
-  | "type"
-  | "enum"
-  | "module"
-  | "namespace"
-  | "impl"
-  | "code"
-  | "section"
-  | "window"
-  | "unit";
+export type ChunkKind = Exclude<SymbolKind, "constant"> | "code" | "section" | "window" | "unit";
 
 /** A chunk as the chunker produces it, before it is stored. */
 export interface ChunkDraft {

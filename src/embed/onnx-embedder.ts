@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import type { Embedder } from "../core/embedder.js";
 import { CtxError } from "../core/errors.js";
+import { installCommand } from "../optional-packages.js";
 
 /** The parts of `@huggingface/transformers` used here, typed locally: the package is optional. */
 interface Transformers {
@@ -95,7 +96,7 @@ export class OnnxEmbedder implements Embedder {
         this.extractor = null;
         throw new CtxError(
           "embedder_missing",
-          `the onnx embedder needs the optional package ${PACKAGE}: run \`ONNXRUNTIME_NODE_INSTALL=skip npm install ${PACKAGE}\` (${(error as Error).message.split("\n")[0]})`,
+          `the onnx embedder could not load ${PACKAGE} (${(error as Error).message.split("\n")[0]}): install it again with \`${installCommand("onnx")}\``,
         );
       }
       transformers.env.allowRemoteModels = this.options.allowDownload;

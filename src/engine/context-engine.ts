@@ -1,32 +1,35 @@
 import { basename, resolve } from "node:path";
-import { type PackResult, packToBudget } from "../assemble/pack-to-budget.js";
-import { type OutputFormat, rendererFor } from "../assemble/renderers.js";
+import { packToBudget } from "../assemble/pack-to-budget.js";
+import { rendererFor } from "../assemble/renderers.js";
 import { loadConfig } from "../config/load-config.js";
 import type { ResolvedConfig } from "../config/resolved-config.js";
-import type { ContextualizeProgress } from "../contextualize/contextualize-index.js";
 import { type GeneratorChoice, resolveGenerator } from "../contextualize/resolve-generator.js";
 import type { Embedder } from "../core/embedder.js";
 import { UsageError } from "../core/errors.js";
 import type { SymbolRecord } from "../core/graph.js";
 import type { Reranker } from "../core/reranker.js";
 import type { Store } from "../core/store.js";
-import type { Backends, ContextStrategy } from "../core/strategy.js";
+import type { Backends } from "../core/strategy.js";
 import type { TextHit } from "../core/text-backend.js";
 import type { TokenCounter } from "../core/token-counter.js";
-import type { EmbedProgress } from "../embed/embed-index.js";
 import { createEmbedder, type EmbedderChoice, resolveEmbedder } from "../embed/resolve-embedder.js";
-import type { IndexProgress } from "../ingest/index-resources.js";
 import { optionalFeatureStatus } from "../optional-packages.js";
 import { createReranker } from "../rerank/rerank-settings.js";
 import { ProjectBreakers } from "../strategies/breaker-board.js";
 import { buildRegistry } from "../strategies/build-registry.js";
-import type { StrategyRun } from "../strategies/provenance.js";
 import type { StrategyRegistry } from "../strategies/registry.js";
 import { StrategyPipeline } from "../strategies/strategy-pipeline.js";
 import { queryTerms } from "../text/code-tokenizer.js";
 import { createTokenCounter } from "../tokens/create-counter.js";
 import { contributions } from "./contributions.js";
 import { describeChoice, describeEmbeddings, fileSize, type StatusReport } from "./engine-files.js";
+import type {
+  EnabledStrategies,
+  IndexOptions,
+  OpenOptions,
+  QueryOptions,
+  QueryResult,
+} from "./engine-options.js";
 import { findProjectRoot, indexPathFor } from "./locate-project.js";
 import { openIndex } from "./open-index.js";
 import { type PinnedFile, pinnedFiles } from "./pinned-files.js";
@@ -38,75 +41,15 @@ import { measureStaleness, type Staleness } from "./staleness.js";
 import { findReferences, findSymbols, type SymbolReferences } from "./symbol-lookup.js";
 import { vectorBackend } from "./vector-backend.js";
 
-export interface OpenOptions {
-  /** A folder inside the project (default: the working folder). */
-  readonly start?: string;
-  /** Index file, overriding the configured one; relative to `cwd`. */
-  readonly db?: string;
-  /**
-   * When the index file does not exist: create it (default), fail with
-   * IndexMissingError, or use an empty in-memory index (to inspect settings and
-   * strategies without leaving a file behind).
-   */
-  readonly ifMissing?: "create" | "fail" | "in-memory";
-  readonly cwd?: string;
-  readonly env?: NodeJS.ProcessEnv;
-  /** Strategies to register besides the built-ins and the config's custom ones. */
-  readonly strategies?: readonly ContextStrategy[];
-}
-
-export interface IndexOptions {
-  /** Context generator to use, overriding config and environment (top of the priority chain). */
-  readonly contextualize?: string;
-  /** Embedder to use, overriding config (`none` turns embedding off for this run). */
-  readonly embedder?: string;
-  /** False skips embedding (default true); queries refresh without it. */
-  readonly embed?: boolean;
-  /** Only estimate what contextualizing would send and cost. */
-  readonly dryRun?: boolean;
-  readonly onProgress?: (progress: IndexProgress | ContextualizeProgress | EmbedProgress) => void;
-  readonly signal?: AbortSignal;
-}
-
 export type { StatusReport } from "./engine-files.js";
-
-export interface QueryOptions {
-  readonly task: string;
-  readonly budget: number;
-  readonly format?: OutputFormat;
-  /** Only fragments under these paths (relative to a root). */
-  readonly paths?: readonly string[];
-  /** Run these strategies instead of the project's enabled list. */
-  readonly strategies?: readonly string[];
-  /** Put the provenance preamble (and each fragment's strategy) in the output. */
-  readonly explain?: boolean;
-  readonly signal?: AbortSignal;
-}
-
-/** What one strategy contributed to a query, after packing. */
-export interface StrategyContribution extends StrategyRun {
-  /** Fragments of this strategy in the output, and their tokens. */
-  readonly packedFragments: number;
-  readonly packedTokens: number;
-}
-
-export interface QueryResult extends PackResult {
-  /** Id of this request, for `explain`. */
-  readonly requestId: string;
-  readonly task: string;
-  readonly budget: number;
-  readonly format: OutputFormat;
-  readonly candidates: number;
-  readonly provenance: readonly StrategyContribution[];
-}
-
-/** Which strategies run for a project, and where that list comes from. */
-export interface EnabledStrategies {
-  readonly enabled: readonly string[];
-  readonly source: "project" | "config" | "default";
-  /** The config file, for "config". */
-  readonly file?: string;
-}
+export type {
+  EnabledStrategies,
+  IndexOptions,
+  OpenOptions,
+  QueryOptions,
+  QueryResult,
+  StrategyContribution,
+} from "./engine-options.js";
 
 /**
  * The library's entry point: one project, its configuration, its index and its

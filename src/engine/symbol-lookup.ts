@@ -1,24 +1,12 @@
 import { UsageError } from "../core/errors.js";
-import type {
-  GraphBackend,
-  ReferenceKind,
-  SymbolKind,
-  SymbolQuery,
-  SymbolRecord,
+import {
+  type GraphBackend,
+  type ReferenceKind,
+  SYMBOL_KINDS,
+  type SymbolKind,
+  type SymbolQuery,
+  type SymbolRecord,
 } from "../core/graph.js";
-
-export const SYMBOL_KINDS: readonly SymbolKind[] = [
-  "function",
-  "method",
-  "class",
-  "interface",
-  "type",
-  "enum",
-  "constant",
-  "module",
-  "namespace",
-  "impl",
-];
 
 /** What `ctx refs` and MCP `find_references` answer. */
 export interface SymbolReferences {

@@ -8,9 +8,9 @@ import type {
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { describeRun } from "../assemble/renderers.js";
-import type { SymbolKind } from "../core/graph.js";
+import { SYMBOL_KINDS } from "../core/graph.js";
 import type { ContextEngine } from "../engine/context-engine.js";
-import { definitionView, SYMBOL_KINDS } from "../engine/symbol-lookup.js";
+import { definitionView } from "../engine/symbol-lookup.js";
 import { VERSION } from "../version.js";
 import { MCP_LIMITS } from "./limits.js";
 import { json, text, toolResult } from "./tool-result.js";
@@ -145,10 +145,7 @@ export async function createMcpServer(engine: ContextEngine): Promise<McpServer>
         "Definitions (function, method, class, interface, type, enum, constant, module, namespace, impl) by name: exact, else without case; 'name*' for a prefix. Returns name, kind, path, lines, parent and signature.",
       inputSchema: {
         name: z.string().min(1).max(MCP_LIMITS.maxTextLength).describe("The symbol's name."),
-        kind: z
-          .enum(SYMBOL_KINDS as [SymbolKind, ...SymbolKind[]])
-          .optional()
-          .describe("Only definitions of this kind."),
+        kind: z.enum(SYMBOL_KINDS).optional().describe("Only definitions of this kind."),
         path: z
           .string()
           .max(1000)

@@ -1,3 +1,4 @@
+import { installCommand } from "../../optional-packages.js";
 import type { LlmClient, LlmRequest, LlmResponse } from "./llm-client.js";
 import { LlmCallError } from "./llm-client.js";
 import { documentBlock } from "./prompts.js";
@@ -118,7 +119,7 @@ export class ClaudeAgentClient implements LlmClient {
         this.sdk = null;
         throw new LlmCallError(
           "bad-request",
-          `the claude-agent-sdk generator needs the optional package ${PACKAGE}: run \`npm install ${PACKAGE}\` (${(error as Error).message.split("\n")[0]})`,
+          `the claude-agent-sdk generator could not load ${PACKAGE} (${(error as Error).message.split("\n")[0]}): install it again with \`${installCommand("claude-agent-sdk")}\``,
         );
       },
     );
