@@ -4,6 +4,7 @@ import { CtxError, describeError, InterruptedError, UsageError } from "../core/e
 import { VERSION } from "../version.js";
 import { registerEvalCommand } from "./commands/eval-command.js";
 import { registerIndexCommand } from "./commands/index-command.js";
+import { registerMapCommand } from "./commands/map-command.js";
 import { registerProjectCommand } from "./commands/project-command.js";
 import { registerQueryCommand } from "./commands/query-command.js";
 import { registerSearchCommand } from "./commands/search-command.js";
@@ -39,6 +40,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   registerQueryCommand(program, run);
   registerSearchCommand(program, run);
   registerSymbolCommands(program, run);
+  registerMapCommand(program, run);
   registerStatusCommand(program, run);
   registerEvalCommand(program, run);
   registerStrategiesCommand(program, run);

@@ -9,6 +9,10 @@ import { type ChunkLimits, DEFAULT_CHUNK_LIMITS } from "../ingest/chunk/draft-bu
 import { DEFAULT_LIMITS, type HydrationLimits } from "../ingest/hydrate/discover-files.js";
 import { type RerankSettings, resolveRerankSettings } from "../rerank/rerank-settings.js";
 import { type ArceSettings, resolveArceSettings } from "../strategies/builtins/arce-settings.js";
+import {
+  type NavigatorSettings,
+  resolveNavigatorSettings,
+} from "../strategies/builtins/navigator-settings.js";
 import type { TokenCounterName } from "../tokens/create-counter.js";
 import type { ConfigFile } from "./schema.js";
 import { resolveStrategyConfig, type StrategyConfig } from "./strategy-config.js";
@@ -30,6 +34,7 @@ export interface ResolvedConfig {
   readonly contextualize: ContextualizeSettings;
   readonly embeddings: EmbeddingSettings;
   readonly arce: ArceSettings;
+  readonly navigator: NavigatorSettings;
   readonly rerank: RerankSettings;
   /** Config files that were read, lowest priority first. */
   readonly sources: readonly string[];
@@ -73,6 +78,7 @@ export function resolveConfig(
     contextualize: resolveContextualizeSettings(files),
     embeddings: resolveEmbeddingSettings(files),
     arce: resolveArceSettings(files),
+    navigator: resolveNavigatorSettings(files),
     rerank: resolveRerankSettings(files),
     sources: files.map((file) => file.path),
   };

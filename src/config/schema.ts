@@ -177,11 +177,19 @@ export const configFileSchema = z.strictObject({
       expand: z.boolean().optional(),
     })
     .optional(),
+  navigator: z
+    .strictObject({
+      /** Edges `breadth-depth-navigator` walks from its seeds (default 2). */
+      breadth_hops: z.number().int().min(0).max(6).optional(),
+      /** Keyword hits it starts from (default 20). */
+      seed_hits: z.number().int().min(1).max(500).optional(),
+    })
+    .optional(),
   context: z
     .strictObject({
       strategies: z
         .strictObject({
-          /** Strategies that run for a request (default ["simple-keyword"]). */
+          /** Strategies that run for a request (default ["simple-keyword", "semantic-embedding", "breadth-depth-navigator"]). */
           enabled: z.array(z.string().min(1)).optional(),
           /** Custom strategies: name = "module-path:ExportName". */
           custom: z.record(z.string().min(1), customStrategySchema).optional(),

@@ -86,6 +86,13 @@ export interface SymbolQuery {
   readonly limit: number;
 }
 
+/** One file's graph rows as stored, for building the whole graph in memory. */
+export interface GraphFileRecord extends FileGraph {
+  readonly resourceId: string;
+  readonly path: string;
+  readonly language: string;
+}
+
 /** Graph queries the symbol tools and graph-aware strategies use. */
 export interface GraphBackend {
   findSymbols(query: SymbolQuery): Promise<SymbolRecord[]>;
@@ -95,4 +102,69 @@ export interface GraphBackend {
    * anywhere when it is the only definition of the name.
    */
   findReferences(name: string, definitionPath?: string): Promise<ReferenceRecord[]>;
+  /**
+   * Changes whenever any file's graph rows change (written, replaced or
+   * removed): what an in-memory graph and its cached rank are keyed by.
+   */
+  graphGeneration(): Promise<string>;
+  /** Every file's graph rows, in path order, without references to names no file defines. */
+  loadGraph(): Promise<GraphFileRecord[]>;
+}
+
+/** A file, or a definition in it: the nodes of the graph held in memory. */
+export interface GraphNode {
+  readonly id: number;
+  /** Index into the graph's `files`. */
+  readonly file: number;
+  /** The definition's name; the path for a file node. */
+  readonly name: string;
+  readonly kind: SymbolKind | "file";
+  readonly startLine: number;
+  readonly endLine: number;
+  readonly signature: string;
+  /** The enclosing definition's node, or the file's node (-1 for a file node). */
+  readonly parent: number;
+}
+
+export interface GraphFile {
+  readonly resourceId: string;
+  readonly path: string;
+  readonly language: string;
+  /** The file's own node. */
+  readonly node: number;
+  /** Its definitions' nodes, in line order. */
+  readonly definitions: readonly number[];
+}
+
+/** Edges in compressed rows: the targets of node n are `targets[offsets[n]..offsets[n+1]]`. */
+export interface EdgeRows {
+  readonly offsets: Int32Array;
+  readonly targets: Int32Array;
+  readonly weights: Float64Array;
+}
+
+/** The whole code graph in memory, as graph-aware strategies and the repo map read it. */
+export interface LoadedGraph {
+  readonly nodes: readonly GraphNode[];
+  readonly files: readonly GraphFile[];
+  /** From user to used (calls, type uses, imports, inheritance, containment both ways). */
+  readonly uses: EdgeRows;
+  /** The reverse of `uses`. */
+  readonly usedBy: EdgeRows;
+  /** Whole-graph PageRank by node (computed once per graph). */
+  readonly centrality: Float64Array;
+  definitionsNamed(name: string): readonly number[];
+  /** Files of that path (one per root holding it). */
+  filesAt(path: string): readonly GraphFile[];
+  /** Files whose path is this or lies under this folder. */
+  filesUnder(prefix: string): readonly GraphFile[];
+  /** The innermost definition of a file containing a line, else the file's node. */
+  nodeAtLine(file: number, line: number): number;
+  /** Every definition name with its nodes. */
+  names(): IterableIterator<[string, readonly number[]]>;
+}
+
+/** Gives the current graph, rebuilt only when the index's graph changed. */
+export interface GraphSource {
+  load(): Promise<LoadedGraph>;
 }

@@ -1,4 +1,5 @@
 import type { ContextFragment } from "./fragment.js";
+import type { GraphSource } from "./graph.js";
 import type { Reranker } from "./reranker.js";
 import type { TextBackend, VectorBackend } from "./text-backend.js";
 import type { TokenCounter } from "./token-counter.js";
@@ -44,6 +45,11 @@ export interface ContextRequest {
   readonly paths?: readonly string[];
   /** Most fragments a strategy should return. */
   readonly maxFragments?: number;
+  /**
+   * What the user is working on: paths (files or folders, relative to the
+   * project root) and/or symbol names. Graph-aware strategies start from them.
+   */
+  readonly focus?: readonly string[];
 }
 
 /** The share of the budget one strategy may fill. */
@@ -68,6 +74,8 @@ export interface Backends {
   readonly vector?: VectorBackend;
   /** Re-scores top candidates, when a reranker is configured. */
   readonly reranker?: Reranker;
+  /** The code graph, when the index extracts one (`[index] graph`). */
+  readonly graph?: GraphSource;
 }
 
 /**

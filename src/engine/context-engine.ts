@@ -6,13 +6,14 @@ import type { ResolvedConfig } from "../config/resolved-config.js";
 import { type GeneratorChoice, resolveGenerator } from "../contextualize/resolve-generator.js";
 import type { Embedder } from "../core/embedder.js";
 import { UsageError } from "../core/errors.js";
-import type { SymbolRecord } from "../core/graph.js";
+import type { LoadedGraph, SymbolRecord } from "../core/graph.js";
 import type { Reranker } from "../core/reranker.js";
 import type { Store } from "../core/store.js";
 import type { Backends } from "../core/strategy.js";
 import type { TextHit } from "../core/text-backend.js";
 import type { TokenCounter } from "../core/token-counter.js";
 import { createEmbedder, type EmbedderChoice, resolveEmbedder } from "../embed/resolve-embedder.js";
+import { type RepoMap, repoMap } from "../graph/repo-map.js";
 import { optionalFeatureStatus } from "../optional-packages.js";
 import { createReranker } from "../rerank/rerank-settings.js";
 import { ProjectBreakers } from "../strategies/breaker-board.js";
@@ -30,6 +31,7 @@ import type {
   QueryOptions,
   QueryResult,
 } from "./engine-options.js";
+import { CachedGraphSource } from "./graph-source.js";
 import { findProjectRoot, indexPathFor } from "./locate-project.js";
 import { openIndex } from "./open-index.js";
 import { type PinnedFile, pinnedFiles } from "./pinned-files.js";
@@ -61,6 +63,7 @@ export class ContextEngine {
   private running: Promise<IndexRunReport> | null = null;
   private readonly embedders = new Map<string, Promise<Embedder | null>>();
   private reranker: Reranker | null | undefined;
+  private readonly graph: CachedGraphSource;
 
   private constructor(
     readonly root: string,
@@ -77,6 +80,7 @@ export class ContextEngine {
     private readonly storeFile: string | null,
   ) {
     this.counter = counter;
+    this.graph = new CachedGraphSource(store);
   }
 
   static async open(options: OpenOptions = {}): Promise<ContextEngine> {
@@ -87,7 +91,7 @@ export class ContextEngine {
     const registry = await buildRegistry(
       config.strategies,
       { counter, projectRoot: root },
-      { arce: config.arce },
+      { arce: config.arce, navigator: config.navigator },
       options.strategies,
     );
     const indexPath = indexPathFor(root, config.storePath, options.db, cwd);
@@ -202,7 +206,12 @@ export class ContextEngine {
     const enabled = options.strategies ?? (await this.enabledStrategies()).enabled;
     if (options.strategies) this.registry.assertEnabled(options.strategies, "requested strategies");
     const { candidates, allocation, runs } = await this.pipeline.run(
-      { task: options.task, budget: limit, ...(options.paths ? { paths: options.paths } : {}) },
+      {
+        task: options.task,
+        budget: limit,
+        ...(options.paths ? { paths: options.paths } : {}),
+        ...(options.focus && options.focus.length > 0 ? { focus: options.focus } : {}),
+      },
       await this.backends(),
       enabled,
       options.signal ? { signal: options.signal } : {},
@@ -290,10 +299,7 @@ export class ContextEngine {
     }
     const { enabled, enabledSource } = this.config.strategies;
     if (enabledSource !== "default") return { enabled, source: "config", file: enabledSource };
-    // With an embedder configured, the fused strategy is the better default; without
-    // vectors it falls back to keyword search anyway.
-    const embedding = this.embedderChoice().name !== "none";
-    return { enabled: embedding ? ["arce"] : enabled, source: "default" };
+    return { enabled, source: "default" };
   }
 
   /** Replaces the project's enabled strategies (null restores the configured list). */
@@ -331,14 +337,47 @@ export class ContextEngine {
     await this.store.close();
   }
 
-  /** Full text always; vectors when an embedder is configured and has written some. */
+  /**
+   * The files and their most central definitions within a token budget
+   * (`ctx map`, MCP `repo_map`), ranked by centrality personalised by `focus`.
+   */
+  async repoMap(options: { budget: number; focus?: readonly string[] }): Promise<RepoMap> {
+    if (!Number.isInteger(options.budget) || options.budget <= 0) {
+      throw new UsageError(
+        `budget must be a positive whole number of tokens, got ${options.budget}`,
+      );
+    }
+    if (!this.config.graph) {
+      throw new UsageError(
+        "the code graph is off ([index] graph = false in ctx.toml): turn it on and re-index to get a repo map",
+      );
+    }
+    return repoMap(await this.graph.load(), {
+      budget: options.budget,
+      counter: this.counter,
+      ...(options.focus ? { focus: options.focus } : {}),
+    });
+  }
+
+  /** The code graph in memory, rebuilt when the index changed. */
+  loadGraph(): Promise<LoadedGraph> {
+    return this.graph.load();
+  }
+
+  /**
+   * Full text always; the code graph unless `[index] graph` is off; vectors when
+   * an embedder is configured and has written some.
+   */
   async backends(): Promise<Backends> {
     this.reranker ??= createReranker(this.config.rerank, this.env);
-    const reranker = this.reranker ? { reranker: this.reranker } : {};
+    const extras = {
+      ...(this.reranker ? { reranker: this.reranker } : {}),
+      ...(this.config.graph ? { graph: this.graph } : {}),
+    };
     const embedder = this.store.vectorsAvailable ? await this.embedderFor() : null;
     if (!embedder || (await this.store.embeddingCoverage(embedder.id)).embedded === 0) {
-      return { text: this.store, ...reranker };
+      return { text: this.store, ...extras };
     }
-    return { text: this.store, vector: vectorBackend(this.store, embedder), ...reranker };
+    return { text: this.store, vector: vectorBackend(this.store, embedder), ...extras };
   }
 }

@@ -43,6 +43,11 @@ export interface QueryOptions {
   readonly format?: OutputFormat;
   /** Only fragments under these paths (relative to a root). */
   readonly paths?: readonly string[];
+  /**
+   * What the caller is working on: files or folders (relative to a root) and/or
+   * symbol names; `breadth-depth-navigator` starts its walk from them.
+   */
+  readonly focus?: readonly string[];
   /** Run these strategies instead of the project's enabled list. */
   readonly strategies?: readonly string[];
   /** Put the provenance preamble (and each fragment's strategy) in the output. */

@@ -5,13 +5,14 @@ import type { Reranker } from "../core/reranker.js";
 import type { Store } from "../core/store.js";
 import type { Backends } from "../core/strategy.js";
 import type { TokenCounter } from "../core/token-counter.js";
+import { CachedGraphSource } from "../engine/graph-source.js";
 import { vectorBackend } from "../engine/vector-backend.js";
 import { ProjectBreakers } from "../strategies/breaker-board.js";
 import { buildRegistry } from "../strategies/build-registry.js";
 import { StrategyPipeline } from "../strategies/strategy-pipeline.js";
 
 export interface RankerOptions {
-  readonly config: Pick<ResolvedConfig, "strategies" | "arce">;
+  readonly config: Pick<ResolvedConfig, "strategies" | "arce" | "navigator" | "graph">;
   readonly strategies: readonly string[];
   readonly counter: TokenCounter;
   readonly projectRoot: string;
@@ -32,7 +33,7 @@ export async function pipelineRanker(
   const registry = await buildRegistry(
     config.strategies,
     { counter, projectRoot: options.projectRoot },
-    { arce: config.arce },
+    { arce: config.arce, navigator: config.navigator },
   );
   registry.assertEnabled(strategies, "--strategy");
   const pipeline = new StrategyPipeline({
@@ -41,9 +42,16 @@ export async function pipelineRanker(
     counter,
     breakers: new ProjectBreakers(config.strategies.settingsFor),
   });
+  const graphs = new WeakMap<Store, CachedGraphSource>();
   return async (store, query, depth) => {
+    let graph = graphs.get(store);
+    if (!graph) {
+      graph = new CachedGraphSource(store);
+      graphs.set(store, graph);
+    }
     const backends: Backends = {
       text: store,
+      ...(config.graph ? { graph } : {}),
       ...(options.embedder ? { vector: vectorBackend(store, options.embedder) } : {}),
       ...(options.reranker ? { reranker: options.reranker } : {}),
     };

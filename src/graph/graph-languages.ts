@@ -158,3 +158,14 @@ export const GRAPH_LANGUAGES: Readonly<Record<string, GraphLanguage>> = {
     ),
   },
 };
+
+/**
+ * Languages whose files see another file's names only through an import that
+ * names the file: a use elsewhere is some other thing of the same name.
+ */
+export const IMPORT_SCOPED_LANGUAGES: ReadonlySet<string> = new Set([
+  "typescript",
+  "tsx",
+  "javascript",
+  "python",
+]);

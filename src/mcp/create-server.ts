@@ -8,10 +8,9 @@ import type {
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { describeRun } from "../assemble/renderers.js";
-import { SYMBOL_KINDS } from "../core/graph.js";
 import type { ContextEngine } from "../engine/context-engine.js";
-import { definitionView } from "../engine/symbol-lookup.js";
 import { VERSION } from "../version.js";
+import { registerGraphTools } from "./graph-tools.js";
 import { MCP_LIMITS } from "./limits.js";
 import { json, text, toolResult } from "./tool-result.js";
 
@@ -63,6 +62,13 @@ export async function createMcpServer(engine: ContextEngine): Promise<McpServer>
           .max(50)
           .optional()
           .describe("Only use files under these paths, relative to the project root."),
+        focus: z
+          .array(z.string().min(1).max(1000))
+          .max(50)
+          .optional()
+          .describe(
+            "What you are working on: files or folders (relative to the project root) and/or symbol names; the code graph is walked from them.",
+          ),
         strategies: z
           .array(z.string())
           .max(20)
@@ -84,6 +90,7 @@ export async function createMcpServer(engine: ContextEngine): Promise<McpServer>
           budget: args.budget_tokens ?? engine.config.query.budget,
           format: args.format ?? "markdown",
           ...(args.paths ? { paths: args.paths } : {}),
+          ...(args.focus ? { focus: args.focus } : {}),
           ...(args.strategies ? { strategies: args.strategies } : {}),
         });
         const summary = [
@@ -137,52 +144,7 @@ export async function createMcpServer(engine: ContextEngine): Promise<McpServer>
       }),
   );
 
-  server.registerTool(
-    "find_symbol",
-    {
-      title: "Find a symbol's definitions",
-      description:
-        "Definitions (function, method, class, interface, type, enum, constant, module, namespace, impl) by name: exact, else without case; 'name*' for a prefix. Returns name, kind, path, lines, parent and signature.",
-      inputSchema: {
-        name: z.string().min(1).max(MCP_LIMITS.maxTextLength).describe("The symbol's name."),
-        kind: z.enum(SYMBOL_KINDS).optional().describe("Only definitions of this kind."),
-        path: z
-          .string()
-          .max(1000)
-          .optional()
-          .describe("Only definitions in this file or folder (relative to the project root)."),
-      },
-      annotations: { readOnlyHint: true, openWorldHint: false },
-    },
-    (args) =>
-      guarded(async () => {
-        const found = await engine.findSymbols(args.name, {
-          ...(args.kind ? { kind: args.kind } : {}),
-          ...(args.path ? { path: args.path } : {}),
-          limit: MCP_LIMITS.maxResults,
-        });
-        return json(found.map(definitionView));
-      }),
-  );
-
-  server.registerTool(
-    "find_references",
-    {
-      title: "Find where a symbol is used",
-      description:
-        "A symbol's definitions and every place that uses it: {symbol, definitions: [{path, startLine, endLine, kind, signature}], references: [{path, line, kind}]}, kind one of call, import, type, inherit, use. With path, the definition in that file and only the uses that resolve to it (same file, files importing it).",
-      inputSchema: {
-        symbol: z
-          .string()
-          .min(1)
-          .max(MCP_LIMITS.maxTextLength)
-          .describe("The symbol's name; Owner.name for a member."),
-        path: z.string().max(1000).optional().describe("The file holding the definition meant."),
-      },
-      annotations: { readOnlyHint: true, openWorldHint: false },
-    },
-    (args) => guarded(async () => json(await engine.findReferences(args.symbol, args.path))),
-  );
+  registerGraphTools(server, engine, guarded);
 
   server.registerTool(
     "read_fragment",

@@ -38,11 +38,11 @@ export interface SelectOptions {
 
 /** True when every backend the strategy declares is present. */
 export function hasBackends(capabilities: StrategyCapabilities, backends: Backends): boolean {
-  // Graph and temporal backends arrive with their issues.
+  // The temporal backend arrives with its issue.
   const available = {
     text: backends.text !== undefined,
     vector: backends.vector !== undefined,
-    graph: false,
+    graph: backends.graph !== undefined,
     temporal: false,
   };
   return (

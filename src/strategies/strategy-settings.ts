@@ -22,5 +22,13 @@ export const DEFAULT_STRATEGY_SETTINGS: StrategySettings = {
   enabled: true,
 };
 
-/** What a strategy runs with when nothing is configured. */
-export const DEFAULT_ENABLED_STRATEGIES: readonly string[] = ["simple-keyword"];
+/**
+ * What runs when nothing is configured (the seed's list): semantic search is
+ * skipped while no embedder has written vectors, the navigator when the index
+ * has no code graph.
+ */
+export const DEFAULT_ENABLED_STRATEGIES: readonly string[] = [
+  "simple-keyword",
+  "semantic-embedding",
+  "breadth-depth-navigator",
+];

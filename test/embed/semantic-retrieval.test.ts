@@ -168,9 +168,13 @@ describe("arce", () => {
       expect(result.provenance[0]).toMatchObject({ name: "arce", status: "ran", errors: [] });
       expect(result.fragments[0]?.source).toMatchObject({ path: "auth/session.py" });
       expect(reranker.requests.some((request) => request.path === "/v1/rerank")).toBe(true);
-      // With an embedder configured and no strategy list, arce is the default.
+      // With no strategy list, the default three run, semantic search too once vectors exist.
       const byDefault = await engine.query({ task: "extend login session", budget: 2000 });
-      expect(byDefault.provenance.map((run) => run.name)).toEqual(["arce"]);
+      expect(byDefault.provenance.map((run) => `${run.name} ${run.status}`)).toEqual([
+        "simple-keyword ran",
+        "semantic-embedding ran",
+        "breadth-depth-navigator ran",
+      ]);
 
       // A reranker outage costs nothing but the reranking.
       reranker.outage = "server-error";
@@ -187,7 +191,7 @@ describe("arce", () => {
     }
   });
 
-  it("falls back to simple-keyword when there are no vectors", async () => {
+  it("falls back along the chain (to the graph navigator) when there are no vectors", async () => {
     const root = tempDir();
     writeFiles(root, FILES);
     const engine = await open(root);
@@ -200,7 +204,7 @@ describe("arce", () => {
       });
       expect(result.provenance.map((run) => [run.name, run.status])).toEqual([
         ["arce", "no-backend"],
-        ["simple-keyword", "ran"],
+        ["breadth-depth-navigator", "ran"],
       ]);
     } finally {
       await engine.close();

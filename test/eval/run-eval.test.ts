@@ -7,6 +7,7 @@ import { pipelineRanker } from "../../src/eval/pipeline-ranker.js";
 import { runEval } from "../../src/eval/run-eval.js";
 import { SqliteStore } from "../../src/store/sqlite/sqlite-store.js";
 import { resolveArceSettings } from "../../src/strategies/builtins/arce-settings.js";
+import { DEFAULT_NAVIGATOR_SETTINGS } from "../../src/strategies/builtins/navigator-settings.js";
 import { o200kCounter } from "../../src/tokens/o200k-counter.js";
 import { tempDir, writeFiles } from "../helpers/temp-dir.js";
 
@@ -18,7 +19,12 @@ describe("runEval", () => {
     const report = await runEval(dataset, {
       label: "simple-keyword",
       rank: await pipelineRanker({
-        config: { strategies: resolveStrategyConfig([]), arce: resolveArceSettings([]) },
+        config: {
+          strategies: resolveStrategyConfig([]),
+          arce: resolveArceSettings([]),
+          navigator: DEFAULT_NAVIGATOR_SETTINGS,
+          graph: true,
+        },
         strategies: ["simple-keyword"],
         counter: o200kCounter,
         projectRoot: MINI,

@@ -62,6 +62,7 @@ describe("MCP tools", () => {
       "list_strategies",
       "read_fragment",
       "refresh_index",
+      "repo_map",
       "search",
     ]);
     const getContext = tools.find((tool) => tool.name === "get_context");
@@ -96,7 +97,10 @@ describe("MCP tools", () => {
     };
     expect(given.task).toBe("cache get");
     expect(given.strategies[0]?.name).toBe("simple-keyword");
-    expect(given.fragments.every((fragment) => fragment.strategy === "simple-keyword")).toBe(true);
+    const strategies = new Set(given.fragments.map((fragment) => fragment.strategy));
+    expect(
+      [...strategies].every((name) => /^(simple-keyword|breadth-depth-navigator)$/.test(name)),
+    ).toBe(true);
   });
 
   it("search returns ranked fragments with path, lines, score and snippet", async () => {

@@ -2,13 +2,14 @@ import { describe, expect, it } from "vitest";
 import { resolveStrategyConfig } from "../../src/config/strategy-config.js";
 import { buildRegistry } from "../../src/strategies/build-registry.js";
 import { resolveArceSettings } from "../../src/strategies/builtins/arce-settings.js";
+import { DEFAULT_NAVIGATOR_SETTINGS } from "../../src/strategies/builtins/navigator-settings.js";
 import { StrategyRegistry, StrategyRegistryError } from "../../src/strategies/registry.js";
 import { o200kCounter } from "../../src/tokens/o200k-counter.js";
 import { tempDir, writeFiles } from "../helpers/temp-dir.js";
 import { testStrategy } from "../helpers/test-strategies.js";
 
 const context = { counter: o200kCounter, projectRoot: "/tmp" };
-const builtIns = { arce: resolveArceSettings([]) };
+const builtIns = { arce: resolveArceSettings([]), navigator: DEFAULT_NAVIGATOR_SETTINGS };
 
 describe("StrategyRegistry", () => {
   it("refuses a strategy with no backend capability", () => {
@@ -49,7 +50,7 @@ describe("StrategyRegistry", () => {
     ]);
     await expect(buildRegistry(config, context, builtIns)).rejects.toThrow(StrategyRegistryError);
     await expect(buildRegistry(config, context, builtIns)).rejects.toThrow(
-      /ctx\.toml: enabled strategy "ghost" is not registered; registered: arce, semantic-embedding, simple-keyword/,
+      /ctx\.toml: enabled strategy "ghost" is not registered; registered: arce, breadth-depth-navigator, semantic-embedding, simple-keyword/,
     );
   });
 });
@@ -89,6 +90,7 @@ ${extra}`;
     expect(registry.get("my-strategy")?.canHandle({ task: "x", budget: 10 }, {})).toBe(0.7);
     expect(registry.list().map((entry) => [entry.strategy.name, entry.origin])).toEqual([
       ["arce", "built-in"],
+      ["breadth-depth-navigator", "built-in"],
       ["my-strategy", `${root}/ctx.toml`],
       ["semantic-embedding", "built-in"],
       ["simple-keyword", "built-in"],

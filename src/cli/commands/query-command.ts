@@ -10,6 +10,7 @@ interface QueryFlags {
   strategy?: string[];
   format?: OutputFormat;
   path?: string[];
+  focus?: string[];
   refresh: boolean;
   db?: string;
 }
@@ -34,6 +35,11 @@ export function registerQueryCommand(
     )
     .option("-p, --path <path>", "only use files under this path (repeatable)", collect)
     .option(
+      "--focus <path-or-symbol>",
+      "the file, folder or symbol you are working on: the code graph is walked from it (repeatable)",
+      collect,
+    )
+    .option(
       "--explain",
       "add which strategies ran, their budgets, timings and errors, and each fragment's strategy",
     )
@@ -53,6 +59,7 @@ export function registerQueryCommand(
             budget: flags.budget ?? engine.config.query.budget,
             ...(flags.format ? { format: flags.format } : {}),
             ...(flags.path ? { paths: flags.path } : {}),
+            ...(flags.focus ? { focus: flags.focus } : {}),
             ...(flags.strategy ? { strategies: flags.strategy } : {}),
             explain: flags.explain ?? false,
           });

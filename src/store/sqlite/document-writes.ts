@@ -4,6 +4,9 @@ import { GraphWrites } from "./graph-writes.js";
 import type { TextCompaction } from "./text-compaction.js";
 import { inWriteTransaction } from "./write-transaction.js";
 
+/** ctx_meta key of the counter every document write or removal raises (see graphGeneration). */
+export const GRAPH_GENERATION_KEY = "graph_generation";
+
 /**
  * Writes and removes documents with their chunks and full-text rows, each call
  * one transaction, with the statements prepared once per connection.
@@ -19,6 +22,7 @@ export class DocumentWrites {
   private readonly insertFts: Database.Statement;
   private readonly touchDocument: Database.Statement;
   private readonly graph: GraphWrites;
+  private readonly bumpGeneration: Database.Statement;
 
   constructor(
     private readonly db: Database.Database,
@@ -44,6 +48,10 @@ export class DocumentWrites {
     // Once: a checkout that only changes mtimes touches every file of the tree.
     this.touchDocument = db.prepare("UPDATE documents SET size = ?, mtime_ms = ? WHERE id = ?");
     this.graph = new GraphWrites(db);
+    this.bumpGeneration = db.prepare(
+      `INSERT INTO ctx_meta (key, value) VALUES ('${GRAPH_GENERATION_KEY}', '1')
+       ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1`,
+    );
   }
 
   write(documents: readonly DocumentToStore[]): void {
@@ -60,6 +68,7 @@ export class DocumentWrites {
       }
       for (const document of documents) this.insertDocumentAndChunks(document);
       this.compaction.recordWrite(0);
+      this.bumpGeneration.run();
     });
   }
 
@@ -73,6 +82,7 @@ export class DocumentWrites {
     if (documentIds.length === 0) return;
     inWriteTransaction(this.db, () => {
       for (const id of documentIds) this.deleteDocument(id);
+      this.bumpGeneration.run();
     });
   }
 
@@ -84,6 +94,7 @@ export class DocumentWrites {
         .all(resourceId) as { id: number }[];
       for (const { id } of documents) this.deleteDocument(id);
       this.db.prepare("DELETE FROM resources WHERE id = ?").run(resourceId);
+      this.bumpGeneration.run();
       return documents.length;
     });
   }

@@ -8,6 +8,7 @@ import type {
   SymbolRecord,
 } from "../../core/graph.js";
 import type { StoreStats } from "../../core/store.js";
+import { IMPORT_SCOPED_LANGUAGES } from "../../graph/graph-languages.js";
 import { targetMatches } from "../../graph/import-targets.js";
 
 interface DefinitionRow {
@@ -62,12 +63,6 @@ export function findSymbols(db: Database.Database, query: SymbolQuery): SymbolRe
 }
 
 /**
- * Languages whose files see another file's names only through an import that
- * names the file: a use elsewhere is some other thing of the same name.
- */
-const IMPORT_SCOPED = new Set(["typescript", "tsx", "javascript", "python"]);
-
-/**
  * Uses of a name, one per line. With `definitionPath`, those that resolve to
  * the name's definition in that file: uses in the file itself, in files that
  * import it, and, where a language lets files use names they do not import
@@ -113,7 +108,7 @@ export function findReferences(
       (row) =>
         row.path === definitionPath ||
         importing.has(row.documentId) ||
-        (unique && !IMPORT_SCOPED.has(row.language)),
+        (unique && !IMPORT_SCOPED_LANGUAGES.has(row.language)),
     );
   }
   const records: ReferenceRecord[] = [];

@@ -2,7 +2,12 @@ import { dirname } from "node:path";
 import type Database from "better-sqlite3";
 import type { BreakerRecord } from "../../core/breaker.js";
 import { StoreError } from "../../core/errors.js";
-import type { ReferenceRecord, SymbolQuery, SymbolRecord } from "../../core/graph.js";
+import type {
+  GraphFileRecord,
+  ReferenceRecord,
+  SymbolQuery,
+  SymbolRecord,
+} from "../../core/graph.js";
 import type {
   CachedContext,
   ChunkContextState,
@@ -32,6 +37,7 @@ import { AnnIndexes } from "./ann-index.js";
 import * as contexts from "./context-queries.js";
 import { DocumentWrites } from "./document-writes.js";
 import * as graph from "./graph-queries.js";
+import * as graphSnapshot from "./graph-snapshot.js";
 import * as leases from "./leases.js";
 import { SCHEMA_VERSION } from "./migrations.js";
 import { openDatabase } from "./open-database.js";
@@ -107,6 +113,14 @@ export class SqliteStore implements Store {
 
   async findReferences(name: string, definitionPath?: string): Promise<ReferenceRecord[]> {
     return graph.findReferences(this.db, name, definitionPath);
+  }
+
+  async graphGeneration(): Promise<string> {
+    return graphSnapshot.graphGeneration(this.db);
+  }
+
+  async loadGraph(): Promise<GraphFileRecord[]> {
+    return graphSnapshot.loadGraph(this.db);
   }
 
   explainFailure(error: unknown): unknown {

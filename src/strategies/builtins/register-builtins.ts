@@ -2,12 +2,15 @@ import type { StrategyContext } from "../../core/strategy.js";
 import type { StrategyRegistry } from "../registry.js";
 import { ArceStrategy } from "./arce.js";
 import type { ArceSettings } from "./arce-settings.js";
+import { BreadthDepthNavigatorStrategy } from "./breadth-depth-navigator.js";
+import type { NavigatorSettings } from "./navigator-settings.js";
 import { SemanticEmbeddingStrategy } from "./semantic-embedding.js";
 import { SimpleKeywordStrategy } from "./simple-keyword.js";
 
 /** Settings the built-ins take from the config. */
 export interface BuiltInSettings {
   readonly arce: ArceSettings;
+  readonly navigator: NavigatorSettings;
 }
 
 /** Registers every built-in strategy; a new built-in is one line here. */
@@ -19,4 +22,8 @@ export function registerBuiltIns(
   registry.register(new SimpleKeywordStrategy(context.counter), "built-in");
   registry.register(new SemanticEmbeddingStrategy(context.counter), "built-in");
   registry.register(new ArceStrategy(context.counter, settings.arce), "built-in");
+  registry.register(
+    new BreadthDepthNavigatorStrategy(context.counter, settings.navigator),
+    "built-in",
+  );
 }

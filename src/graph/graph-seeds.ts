@@ -1,0 +1,125 @@
+import type { LoadedGraph } from "../core/graph.js";
+import type { TextHit } from "../core/text-backend.js";
+import type { StoredChunk } from "../core/types.js";
+import { indexTerms } from "../text/code-tokenizer.js";
+
+/** How much each kind of evidence puts on a node before the walk; they add up. */
+const KEYWORD_WEIGHT = 1;
+const MENTION_WEIGHT = 1;
+const SPLIT_NAME_WEIGHT = 0.4;
+const FOCUS_WEIGHT = 2;
+/** A name with more definitions than this names nothing in particular. */
+const MAX_MENTION_DEFINITIONS = 8;
+/** An identifier as written in code: compound (camelCase, snake_case), or called. */
+const IDENTIFIER = /[A-Za-z_$][\w$]*(?:\(\))?/g;
+const COMPOUND = /[a-z][A-Z]|[A-Za-z]_[A-Za-z]|\(\)$|^[A-Z][a-z]+[A-Z]/;
+
+/** Keyword hits' definitions, weighted by score and rank. */
+export function keywordSeeds(graph: LoadedGraph, hits: readonly TextHit[]): Map<number, number> {
+  const seeds = new Map<number, number>();
+  const best = Math.max(1e-9, ...hits.map((hit) => hit.score));
+  hits.forEach((hit, rank) => {
+    const nodes = chunkNodes(graph, hit.chunk);
+    const weight = (KEYWORD_WEIGHT * hit.score) / best / (1 + rank / 10);
+    for (const node of nodes) add(seeds, node, weight / nodes.length);
+  });
+  return seeds;
+}
+
+/**
+ * The nodes a chunk is about: the outermost definitions starting in it, else
+ * the innermost one around its first line (or its file); none when the chunk's
+ * file is not in the graph.
+ */
+export function chunkNodes(graph: LoadedGraph, chunk: StoredChunk): number[] {
+  const file = graph.filesAt(chunk.path).find((f) => f.resourceId === chunk.resourceId);
+  if (!file) return [];
+  const starting = file.definitions.filter((id) => {
+    const node = graph.nodes[id];
+    if (!node || node.startLine < chunk.startLine || node.startLine > chunk.endLine) return false;
+    const parent = graph.nodes[node.parent];
+    return !parent || parent.kind === "file" || parent.startLine < chunk.startLine;
+  });
+  if (starting.length > 0) return starting;
+  const fileIndex = graph.nodes[file.node]?.file ?? -1;
+  return [graph.nodeAtLine(fileIndex, chunk.startLine)];
+}
+
+/**
+ * Definitions the task names: identifiers written as code (`parseArgs`,
+ * `get_value`, `close()`), and compound names all of whose words the task uses
+ * ("parse the args" for `parseArgs`).
+ */
+export function mentionSeeds(graph: LoadedGraph, task: string): Map<number, number> {
+  const seeds = new Map<number, number>();
+  for (const match of task.matchAll(IDENTIFIER)) {
+    const word = match[0];
+    if (!COMPOUND.test(word) && !isQuoted(task, match.index, word.length)) continue;
+    const found = graph.definitionsNamed(word.replace(/\(\)$/, ""));
+    if (found.length === 0 || found.length > MAX_MENTION_DEFINITIONS) continue;
+    for (const node of found) add(seeds, node, MENTION_WEIGHT / found.length);
+  }
+  const words = new Set(indexTerms(task));
+  for (const [name, nodes] of graph.names()) {
+    if (nodes.length > MAX_MENTION_DEFINITIONS || name.length < 4) continue;
+    const parts = nameParts(name);
+    if (parts.length < 2 || !parts.every((part) => words.has(part))) continue;
+    for (const node of nodes) add(seeds, node, SPLIT_NAME_WEIGHT / nodes.length);
+  }
+  return seeds;
+}
+
+/** The request's focus: files or folders (their definitions), else symbols by name. */
+export function focusSeeds(graph: LoadedGraph, focus: readonly string[]): Map<number, number> {
+  const seeds = new Map<number, number>();
+  for (const entry of focus) {
+    const path = entry.replace(/^\.\//, "").replace(/\/$/, "");
+    const files = graph.filesAt(path).length > 0 ? graph.filesAt(path) : graph.filesUnder(path);
+    const nodes =
+      files.length > 0
+        ? files.flatMap((file) =>
+            file.definitions.length > 0 ? topLevel(graph, file.definitions) : [file.node],
+          )
+        : graph.definitionsNamed(entry);
+    for (const node of nodes) add(seeds, node, FOCUS_WEIGHT / nodes.length);
+  }
+  return seeds;
+}
+
+/** Focus entries that name neither a file, a folder nor a definition. */
+export function unknownFocus(graph: LoadedGraph, focus: readonly string[]): string[] {
+  return focus.filter((entry) => focusSeeds(graph, [entry]).size === 0);
+}
+
+export function mergeSeeds(...parts: readonly Map<number, number>[]): Map<number, number> {
+  const merged = new Map<number, number>();
+  for (const part of parts) for (const [node, weight] of part) add(merged, node, weight);
+  return merged;
+}
+
+function topLevel(graph: LoadedGraph, definitions: readonly number[]): number[] {
+  return definitions.filter((id) => graph.nodes[graph.nodes[id]?.parent ?? -1]?.kind === "file");
+}
+
+const partsCache = new Map<string, string[]>();
+
+/** A name's words, lower-cased (`parseHTTPArgs` → parse, http, args). */
+function nameParts(name: string): string[] {
+  let parts = partsCache.get(name);
+  if (!parts) {
+    // indexTerms gives the whole name first, then its parts when it is compound.
+    parts = indexTerms(name).slice(1);
+    if (partsCache.size > 200_000) partsCache.clear();
+    partsCache.set(name, parts);
+  }
+  return parts;
+}
+
+function isQuoted(task: string, index: number, length: number): boolean {
+  return task[index - 1] === "`" && task[index + length] === "`";
+}
+
+function add(seeds: Map<number, number>, node: number, weight: number): void {
+  if (node < 0) return;
+  seeds.set(node, (seeds.get(node) ?? 0) + weight);
+}

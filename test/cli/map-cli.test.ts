@@ -1,0 +1,121 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { describe, expect, it } from "vitest";
+import { ContextEngine } from "../../src/engine/context-engine.js";
+import { createMcpServer } from "../../src/mcp/create-server.js";
+import { runCli } from "../helpers/run-cli.js";
+import { SERVICE } from "../helpers/service-fixture.js";
+import { gitRepo } from "../helpers/temp-dir.js";
+
+interface JsonQuery {
+  fragments: { path: string; strategy: string; detailDepth: string }[];
+  tokensUsed: number;
+}
+
+function query(root: string, ...args: string[]): JsonQuery {
+  const result = runCli(["query", ...args, "--format", "json"], root);
+  expect(result.code, result.stderr).toBe(0);
+  return JSON.parse(result.stdout) as JsonQuery;
+}
+
+const TASK = "requests with a trailing slash fail in handleRequest";
+
+describe("breadth-depth-navigator through ctx query", () => {
+  it("brings the code a hit calls, which keyword search alone does not find", () => {
+    const root = gitRepo(SERVICE);
+    const keyword = query(
+      root,
+      TASK,
+      "--strategy",
+      "simple-keyword",
+      "--budget",
+      "2000",
+      "--explain",
+    );
+    const paths = (result: JsonQuery) => [...new Set(result.fragments.map((f) => f.path))];
+    expect(paths(keyword)).not.toContain("src/util/paths.ts");
+    const navigated = query(root, TASK, "--budget", "2000", "--explain");
+    expect(paths(navigated)).toEqual(
+      expect.arrayContaining(["src/server.ts", "src/http/router.ts", "src/util/paths.ts"]),
+    );
+    expect(navigated.fragments.some((f) => f.strategy === "breadth-depth-navigator")).toBe(true);
+    expect(paths(navigated)).not.toContain("src/colors.ts");
+  }, 60_000);
+
+  it("starts from --focus, and shows what does not fit whole at a lower depth", () => {
+    const root = gitRepo(SERVICE);
+    const focused = query(root, "change how a color is computed", "--focus", "src/colors.ts");
+    expect(focused.fragments[0]?.path).toBe("src/colors.ts");
+    const tight = query(root, TASK, "--budget", "120", "--strategy", "breadth-depth-navigator");
+    expect(tight.tokensUsed).toBeLessThanOrEqual(120);
+    expect(tight.fragments.length).toBeGreaterThan(0);
+  }, 60_000);
+});
+
+describe("ctx map", () => {
+  it("prints the map within the budget, as text or JSON, and warns about an unknown focus", () => {
+    const root = gitRepo(SERVICE);
+    const text = runCli(["map", "--budget", "60"], root);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout.startsWith("src/util/paths.ts:\n│function splitPath")).toBe(true);
+    const json = runCli(["map", "--budget", "80", "--json", "--focus", "nowhere.ts"], root);
+    expect(json.code, json.stderr).toBe(0);
+    expect(json.stderr).toContain("--focus nowhere.ts names no file, folder or definition");
+    const parsed = JSON.parse(json.stdout) as {
+      budget: number;
+      tokens: number;
+      map: string;
+      files: { path: string; definitions: { name: string; kind: string; startLine: number }[] }[];
+    };
+    expect(parsed.budget).toBe(80);
+    expect(parsed.tokens).toBeLessThanOrEqual(80);
+    expect(parsed.map.length).toBeGreaterThan(0);
+    expect(parsed.files[0]?.definitions[0]).toMatchObject({
+      name: "splitPath",
+      kind: "function",
+      startLine: 1,
+    });
+    const tiny = runCli(["map", "--budget", "1"], root);
+    expect(tiny.code).toBe(0);
+    expect(tiny.stdout).toContain("too small");
+    expect(runCli(["map", "--budget", "0"], root).code).toBe(2);
+  }, 60_000);
+});
+
+describe("MCP repo_map and get_context's focus", () => {
+  it("answer through the SDK client", async () => {
+    const root = gitRepo(SERVICE);
+    const engine = await ContextEngine.open({
+      start: root,
+      cwd: root,
+      env: { XDG_CONFIG_HOME: root },
+    });
+    await engine.index([root]);
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const server = await createMcpServer(engine);
+    await server.connect(serverSide);
+    const client = new Client({ name: "test", version: "1" });
+    await client.connect(clientSide);
+    try {
+      const texts = async (name: string, args: Record<string, unknown>) => {
+        const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+        expect(result.isError ?? false).toBe(false);
+        return result.content.map((part) => (part.type === "text" ? part.text : ""));
+      };
+      const [map, summary] = await texts("repo_map", { budget_tokens: 50, focus: ["darken"] });
+      expect(map).toContain("src/colors.ts:");
+      expect(engine.counter.count(map ?? "")).toBeLessThanOrEqual(50);
+      expect(summary).toMatch(/of 50 tokens/);
+      const [context] = await texts("get_context", {
+        task: "what changes",
+        focus: ["src/util/paths.ts"],
+        budget_tokens: 1500,
+      });
+      expect(context).toContain("src/util/paths.ts");
+    } finally {
+      await client.close();
+      await engine.close();
+    }
+  });
+});

@@ -1,0 +1,114 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { LoadedGraph } from "../../src/core/graph.js";
+import { ContextEngine } from "../../src/engine/context-engine.js";
+import { rankAround } from "../../src/graph/graph-walk.js";
+import { pageRank } from "../../src/graph/page-rank.js";
+import { SERVICE } from "../helpers/service-fixture.js";
+import { gitRepo } from "../helpers/temp-dir.js";
+
+function nodeNamed(graph: LoadedGraph, name: string): number {
+  const [node] = graph.definitionsNamed(name);
+  if (node === undefined) throw new Error(`no definition ${name}`);
+  return node;
+}
+
+function usesOf(graph: LoadedGraph, node: number): string[] {
+  const out: string[] = [];
+  for (let e = graph.uses.offsets[node] ?? 0; e < (graph.uses.offsets[node + 1] ?? 0); e++) {
+    const target = graph.nodes[graph.uses.targets[e] ?? -1];
+    if (target && target.kind !== "file") out.push(target.name);
+  }
+  return out.sort();
+}
+
+describe("the code graph in memory", () => {
+  let engine: ContextEngine;
+  let graph: LoadedGraph;
+  let root: string;
+
+  beforeAll(async () => {
+    root = gitRepo(SERVICE);
+    engine = await ContextEngine.open({ start: root, cwd: root });
+    await engine.index();
+    graph = await engine.loadGraph();
+  });
+  afterAll(() => engine.close());
+
+  it("leads each use to its definition: through a barrel's re-export, relative imports, Python packages", () => {
+    expect(usesOf(graph, nodeNamed(graph, "handleRequest"))).toEqual(["matchRoute", "routes"]);
+    expect(usesOf(graph, nodeNamed(graph, "matchRoute"))).toEqual(["Route", "splitPath"]);
+    expect(usesOf(graph, nodeNamed(graph, "parentFolder"))).toEqual(["joinPath", "splitPath"]);
+    expect(usesOf(graph, nodeNamed(graph, "tokens"))).toEqual(["normalize"]);
+    // Containment: a definition's node links to its file's, not to another file's definitions.
+    expect(usesOf(graph, nodeNamed(graph, "mixColors"))).toEqual([]);
+  });
+
+  it("ranks what many use above what nothing uses, ranks summing to one", () => {
+    const rank = graph.centrality;
+    const sum = rank.reduce((total, value) => total + value, 0);
+    expect(sum).toBeCloseTo(1, 6);
+    const of = (name: string) => rank[nodeNamed(graph, name)] ?? 0;
+    expect(of("splitPath")).toBeGreaterThan(of("joinPath"));
+    expect(of("splitPath")).toBeGreaterThan(of("handleRequest"));
+    expect(of("normalize")).toBeGreaterThan(of("tokens"));
+  });
+
+  it("walks from seeds both ways within the hop limit, nearest first", () => {
+    const seeds = new Map([[nodeNamed(graph, "handleRequest"), 1]]);
+    const names = (hops: number) =>
+      rankAround(graph, seeds, { hops, damping: 0.5, backwardScale: 0.7 })
+        .map(({ node }) => graph.nodes[node])
+        .filter((node) => node && node.kind !== "file")
+        .map((node) => node?.name);
+    expect(names(1)).toContain("matchRoute");
+    expect(names(1)).not.toContain("splitPath");
+    const two = names(2);
+    expect(two[0]).toBe("handleRequest");
+    expect(two).toContain("splitPath");
+    expect(two).not.toContain("mixColors");
+    // Backwards: from the helper to its callers.
+    const callers = rankAround(graph, new Map([[nodeNamed(graph, "splitPath"), 1]]), {
+      hops: 1,
+      damping: 0.5,
+      backwardScale: 0.7,
+    }).map(({ node }) => graph.nodes[node]?.name);
+    expect(callers).toEqual(expect.arrayContaining(["matchRoute", "parentFolder"]));
+  });
+
+  it("is reused while nothing changed and rebuilt after a change", async () => {
+    expect(await engine.loadGraph()).toBe(graph);
+    await engine.index();
+    expect(await engine.loadGraph()).toBe(graph);
+    writeFileSync(
+      join(root, "src/colors.ts"),
+      "export function lighten(color: number): number {\n  return color + 1;\n}\n",
+    );
+    await engine.index();
+    const changed = await engine.loadGraph();
+    expect(changed).not.toBe(graph);
+    expect(changed.definitionsNamed("mixColors")).toEqual([]);
+    expect(changed.definitionsNamed("lighten")).toHaveLength(1);
+  });
+});
+
+describe("pageRank", () => {
+  it("returns the personalisation's node most, and keeps rank at dangling nodes", () => {
+    // 0 → 1 → 2, node 2 has no out-edges.
+    const rows = {
+      offsets: Int32Array.from([0, 1, 2, 2]),
+      targets: Int32Array.from([1, 2]),
+      weights: Float64Array.from([1, 1]),
+    };
+    const rank = pageRank([{ edges: rows, scale: 1 }], 3, {
+      damping: 0.5,
+      personalization: new Map([[0, 1]]),
+    });
+    expect((rank[0] ?? 0) + (rank[1] ?? 0) + (rank[2] ?? 0)).toBeCloseTo(1, 6);
+    expect(rank[0]).toBeGreaterThan(rank[1] ?? 0);
+    expect(rank[1]).toBeGreaterThan(rank[2] ?? 0);
+    const uniform = pageRank([{ edges: rows, scale: 1 }], 3, { damping: 0.85 });
+    expect(uniform[2]).toBeGreaterThan(uniform[0] ?? 0);
+  });
+});
