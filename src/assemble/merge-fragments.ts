@@ -52,11 +52,14 @@ export function mergeFragments(
 }
 
 /**
- * Orders by relevance, then node id (resource, path and zero-padded line for
+ * Orders by relevance (to three decimals, as rendered), then node id (resource, path and zero-padded line for
  * file fragments), then id: the order fragments are packed and shown in.
  */
 export function compareForOutput(a: ContextFragment, b: ContextFragment): number {
-  if (a.score !== b.score) return b.score - a.score;
+  // At the precision the output shows, so what reads as a tie is ordered as one.
+  const scoreA = Math.round(a.score * 1000);
+  const scoreB = Math.round(b.score * 1000);
+  if (scoreA !== scoreB) return scoreB - scoreA;
   if (a.nodeId !== b.nodeId) return a.nodeId < b.nodeId ? -1 : 1;
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }

@@ -107,8 +107,11 @@ export interface GraphBackend {
    * removed): what an in-memory graph and its cached rank are keyed by.
    */
   graphGeneration(): Promise<string>;
-  /** Every file's graph rows, in path order, without references to names no file defines. */
-  loadGraph(): Promise<GraphFileRecord[]>;
+  /**
+   * Every file's graph rows, in path order, without references to names no
+   * file defines, with the generation they are of (read together).
+   */
+  loadGraph(): Promise<{ generation: string; files: GraphFileRecord[] }>;
 }
 
 /** A file, or a definition in it: the nodes of the graph held in memory. */

@@ -126,7 +126,7 @@ describe("ctx CLI", () => {
     ]);
     expect(parsed).toMatchObject({
       dataset: "beir-mini",
-      strategy: "simple-keyword",
+      strategy: "simple-keyword+semantic-embedding+breadth-depth-navigator",
       queries: 3,
       "pass@5": 100,
     });

@@ -90,6 +90,18 @@ describe("the code graph in memory", () => {
     expect(changed).not.toBe(graph);
     expect(changed.definitionsNamed("mixColors")).toEqual([]);
     expect(changed.definitionsNamed("lighten")).toHaveLength(1);
+    // Another process reads the graph kept in the index, rank and all, not a stale one.
+    expect(changed.centrality.length).toBe(changed.nodes.length);
+    const other = await ContextEngine.open({ start: root, cwd: root });
+    try {
+      const read = await other.loadGraph();
+      expect(read.nodes).toEqual(changed.nodes);
+      expect(read.files).toEqual(changed.files);
+      expect([...read.uses.targets]).toEqual([...changed.uses.targets]);
+      expect([...read.centrality]).toEqual([...changed.centrality]);
+    } finally {
+      await other.close();
+    }
   });
 });
 

@@ -31,7 +31,10 @@ interface MutableFile {
  * Every document's graph rows, read in one pass over each table (in one read
  * transaction); references to names that no file defines are left out.
  */
-export function loadGraph(db: Database.Database): GraphFileRecord[] {
+export function loadGraph(db: Database.Database): {
+  generation: string;
+  files: GraphFileRecord[];
+} {
   return db.transaction(() => {
     const files = new Map<number, MutableFile>();
     const documents = db
@@ -83,6 +86,6 @@ export function loadGraph(db: Database.Database): GraphFileRecord[] {
         reexport: row.reexport === 1,
       });
     }
-    return [...files.values()];
+    return { generation: graphGeneration(db), files: [...files.values()] };
   })();
 }

@@ -119,7 +119,7 @@ export class SqliteStore implements Store {
     return graphSnapshot.graphGeneration(this.db);
   }
 
-  async loadGraph(): Promise<GraphFileRecord[]> {
+  async loadGraph(): Promise<{ generation: string; files: GraphFileRecord[] }> {
     return graphSnapshot.loadGraph(this.db);
   }
 

@@ -26,26 +26,29 @@ import { definitionFragment, StoredLines } from "./definition-fragments.js";
 import type { NavigatorSettings } from "./navigator-settings.js";
 import { DEFAULT_MAX_FRAGMENTS } from "./simple-keyword.js";
 
-/** How much the walk's centrality adds to a keyword hit's score (its best is 1). */
-const GRAPH_WEIGHT = Number(process.env.CTX_NAV_GW ?? 0.5);
-const HIT_WEIGHT = Number(process.env.CTX_NAV_HW ?? 1);
-const NEIGHBOUR_WEIGHT = Number(process.env.CTX_NAV_NW ?? 1);
+/**
+ * How much the walk's support adds to a keyword hit's score (the best hit
+ * scores 1, the best-supported definition 1): enough to reorder close hits,
+ * not to bury a strong one (chosen on the commit benchmark's four repositories).
+ */
+const GRAPH_WEIGHT = 0.1;
 /** Definitions the walk reached that no keyword hit holds, taken as candidates. */
-const MAX_REACHED = Number(process.env.CTX_NAV_MR ?? 60);
-/** Share of the budget whole bodies may fill; signatures and declaration lines get the rest. */
-const FULL_SHARE = Number(process.env.CTX_NAV_FS ?? 0.75);
-/** One body may take at most this share of the budget, else it shows as its signature. */
+const MAX_REACHED = 20;
+/** A focused definition is shown whole when its body takes at most this share of the budget. */
 const MAX_BODY_SHARE = 0.4;
-/** Share of the budget signatures may fill, with bodies. */
+/** Walked definitions are shown as signatures while the output is under this share, then as declaration lines. */
 const SIGNATURE_SHARE = 0.92;
 
 /**
  * The code graph walked from what the task names: its keyword hits, the
  * definitions whose names it mentions, and the request's focus. Nodes within
  * `breadth_hops` edges (callers, callees, importers, imports, parents,
- * children) are ranked by PageRank personalised by those seeds; the best are
- * shown whole, the next as signature and doc comment, more as declaration
- * lines, so a budget holds many more related definitions than bodies would.
+ * children) get PageRank personalised by those seeds; what reaches a node
+ * along edges, over its whole-graph rank (so hubs every walk reaches do not
+ * win), is its support. Keyword hits move up by their definitions' support
+ * and are shown whole; definitions the walk reached that no hit holds join
+ * as signature and doc comment, then as declaration lines, so a budget holds
+ * many more related definitions than bodies would; focused ones come whole.
  */
 export class BreadthDepthNavigatorStrategy implements ContextStrategy {
   readonly name = "breadth-depth-navigator";
@@ -85,10 +88,11 @@ export class BreadthDepthNavigatorStrategy implements ContextStrategy {
       limit: Math.max(request.maxFragments ?? DEFAULT_MAX_FRAGMENTS, this.settings.seedHits),
       ...(request.paths ? { pathPrefixes: request.paths } : {}),
     });
+    const focus = focusSeeds(graph, request.focus ?? []);
     const seeds = mergeSeeds(
       keywordSeeds(graph, hits.slice(0, this.settings.seedHits)),
       mentionSeeds(graph, request.task),
-      focusSeeds(graph, request.focus ?? []),
+      focus,
     );
     const ranked = inPaths(
       graph,
@@ -96,7 +100,7 @@ export class BreadthDepthNavigatorStrategy implements ContextStrategy {
       request.paths,
     );
     signal?.throwIfAborted();
-    const candidates = this.candidates(graph, hits, ranked);
+    const candidates = this.candidates(graph, hits, ranked, new Set(focus.keys()));
     return this.fill(graph, candidates, text, request, budget, signal);
   }
 
@@ -108,24 +112,26 @@ export class BreadthDepthNavigatorStrategy implements ContextStrategy {
     graph: LoadedGraph,
     hits: readonly TextHit[],
     ranked: readonly RankedNode[],
+    focus: ReadonlySet<number>,
   ): Candidate[] {
     // Only definitions carry graph evidence: a file node stands for text the graph knows nothing of.
     const isDefinition = (node: number) => {
       const kind = graph.nodes[node]?.kind;
       return kind !== undefined && kind !== "file";
     };
-    const hub = Number(process.env.CTX_NAV_HUB ?? 0);
-    const centrality = hub > 0 ? graph.centrality : null;
+    // Support is lift: what the walk brought over the node's whole-graph rank (plus an
+    // average node's, so leaves that nothing uses do not win by dividing by nearly zero).
+    const centrality = graph.centrality;
+    const average = 1 / Math.max(1, graph.nodes.length);
     const raw = new Map(
       ranked
         .filter((r) => isDefinition(r.node))
-        .map((r) => [
-          r.node,
-          centrality ? r.received / Math.max(1e-12, centrality[r.node] ?? 0) ** hub : r.received,
-        ]),
+        .map((r) => [r.node, r.received / ((centrality[r.node] ?? 0) + average)]),
     );
     const best = Math.max(0, ...raw.values());
     const support = new Map([...raw].map(([node, value]) => [node, best > 0 ? value / best : 0]));
+    // What the user said they work on is as central as anything the walk found.
+    for (const node of focus) if (isDefinition(node)) support.set(node, 1);
     const bestHit = Math.max(1e-9, ...hits.map((hit) => hit.score));
     const covered = new Set<number>();
     const candidates: Candidate[] = hits.map((hit) => {
@@ -134,18 +140,24 @@ export class BreadthDepthNavigatorStrategy implements ContextStrategy {
       const graphScore = Math.max(0, ...nodes.map((node) => support.get(node) ?? 0));
       return {
         chunk: hit.chunk,
-        score: hit.score / bestHit + HIT_WEIGHT * GRAPH_WEIGHT * graphScore,
+        score: hit.score / bestHit + GRAPH_WEIGHT * graphScore,
       };
     });
     let reached = 0;
-    const byReceived = [...ranked].sort((a, b) => b.received - a.received || a.node - b.node);
+    const byReceived = [...ranked].sort(
+      (a, b) =>
+        (support.get(b.node) ?? 0) - (support.get(a.node) ?? 0) ||
+        b.received - a.received ||
+        a.node - b.node,
+    );
     for (const { node } of byReceived) {
       if (reached >= MAX_REACHED) break;
       const graphNode = graph.nodes[node];
       if (!graphNode || !isDefinition(node) || covered.has(node)) continue;
-      const score = NEIGHBOUR_WEIGHT * GRAPH_WEIGHT * (support.get(node) ?? 0);
+      // Focused definitions rank with the best hit.
+      const score = focus.has(node) ? 1 + GRAPH_WEIGHT : GRAPH_WEIGHT * (support.get(node) ?? 0);
       if (score <= 0) break;
-      candidates.push({ node: graphNode, score });
+      candidates.push({ node: graphNode, score, focused: focus.has(node) });
       reached++;
     }
     return candidates.sort((a, b) => b.score - a.score);
@@ -161,7 +173,8 @@ export class BreadthDepthNavigatorStrategy implements ContextStrategy {
     signal?: AbortSignal,
   ): Promise<ContextFragment[]> {
     const total = budget.total;
-    const maxFragments = request.maxFragments ?? DEFAULT_MAX_FRAGMENTS;
+    // The walk's definitions come on top of the keyword hits, not in place of them.
+    const maxFragments = (request.maxFragments ?? DEFAULT_MAX_FRAGMENTS) + MAX_REACHED;
     const linesOf = new Map<string, Promise<StoredLines>>();
     const stored = (file: GraphFile) => {
       const key = `${file.resourceId}\0${file.path}`;
@@ -176,40 +189,37 @@ export class BreadthDepthNavigatorStrategy implements ContextStrategy {
     };
     const fragments: ContextFragment[] = [];
     let used = 0;
-    let usedWhole = 0;
     for (const candidate of candidates) {
       if (fragments.length >= maxFragments || total - used < 8) break;
-      const rooms = {
-        room: total - used,
-        wholeRoom: Math.min(FULL_SHARE * total - usedWhole, MAX_BODY_SHARE * total),
-        signatureRoom: SIGNATURE_SHARE * total - used,
-      };
+      const room = total - used;
       let fragment: ContextFragment | null;
       if ("chunk" in candidate) {
-        fragment = this.fitChunk(candidate.chunk, candidate.score, rooms);
+        fragment = this.fitChunk(candidate.chunk, candidate.score, room);
       } else {
         const file = graph.files[candidate.node.file];
         if (!file) continue;
         const lines = await stored(file);
         signal?.throwIfAborted();
         if (!lines.has(candidate.node.startLine)) continue;
-        fragment = this.richestFitting(candidate.node, file, lines, candidate.score, rooms);
+        const depths: [DetailDepth, number][] = [
+          ["full", candidate.focused ? Math.min(room, MAX_BODY_SHARE * total) : -1],
+          ["signature", Math.min(room, SIGNATURE_SHARE * total - used)],
+          ["outline", room],
+        ];
+        fragment = this.richestFitting(candidate.node, file, lines, candidate.score, depths);
       }
       if (!fragment) continue;
       fragments.push(fragment);
       used += fragment.tokens;
-      if (fragment.detailDepth === "full") usedWhole += fragment.tokens;
     }
     return fragments;
   }
 
-  private fitChunk(chunk: StoredChunk, score: number, rooms: Rooms): ContextFragment | null {
+  /** A keyword hit whole while it fits, else its signature or declaration line. */
+  private fitChunk(chunk: StoredChunk, score: number, room: number): ContextFragment | null {
     const whole = chunkFragment(chunk, score, this.name, this.counter);
-    if (whole.tokens <= Math.min(rooms.room, rooms.wholeRoom)) return whole;
-    for (const [depth, room] of [
-      ["signature", Math.min(rooms.room, rooms.signatureRoom)],
-      ["outline", rooms.room],
-    ] as const) {
+    if (whole.tokens <= room) return whole;
+    for (const depth of ["signature", "outline"] as const) {
       const reduced = reduceDetail(whole, depth);
       if (!reduced) continue;
       const tokens = this.counter.count(reduced.content);
@@ -223,13 +233,8 @@ export class BreadthDepthNavigatorStrategy implements ContextStrategy {
     file: GraphFile,
     lines: StoredLines,
     score: number,
-    rooms: Rooms,
+    depths: readonly [DetailDepth, number][],
   ): ContextFragment | null {
-    const depths: [DetailDepth, number][] = [
-      ["full", process.env.CTX_NAV_NSIG === "1" ? -1 : Math.min(rooms.room, rooms.wholeRoom)],
-      ["signature", Math.min(rooms.room, rooms.signatureRoom)],
-      ["outline", rooms.room],
-    ];
     for (const [depth, room] of depths) {
       const fragment = definitionFragment(node, file, depth, lines, score, this.name, this.counter);
       if (fragment.tokens <= room) return fragment;
@@ -241,25 +246,17 @@ export class BreadthDepthNavigatorStrategy implements ContextStrategy {
     return (
       "breadth-depth-navigator: walks the code graph (calls, type uses, imports, inheritance, " +
       "containment, both ways) up to breadth_hops edges from the task's keyword hits, the " +
-      "definitions it names and the request's focus, ranks definitions by personalised " +
-      "PageRank, and shows the best whole, the next as signature and doc comment, more as " +
-      "declaration lines."
+      "definitions it names and the request's focus, by PageRank personalised on them; keyword " +
+      "hits the walk supports (relative to their whole-graph rank) move up and are shown whole, " +
+      "definitions it reaches that no hit holds are added as signatures and doc comments, then " +
+      "declaration lines; focused definitions are shown whole."
     );
   }
 }
 
-interface Rooms {
-  /** What is left of the whole budget. */
-  readonly room: number;
-  /** What whole bodies may still take. */
-  readonly wholeRoom: number;
-  /** What signatures (with bodies) may still take. */
-  readonly signatureRoom: number;
-}
-
 type Candidate =
   | { readonly chunk: StoredChunk; readonly score: number }
-  | { readonly node: GraphNode; readonly score: number };
+  | { readonly node: GraphNode; readonly score: number; readonly focused: boolean };
 
 function inPaths(
   graph: LoadedGraph,

@@ -1,0 +1,303 @@
+import { posix } from "node:path";
+import type {
+  EdgeRows,
+  GraphFile,
+  GraphFileRecord,
+  GraphImport,
+  GraphNode,
+  ImportTarget,
+  ReferenceKind,
+} from "../core/graph.js";
+import { IMPORT_SCOPED_LANGUAGES } from "./graph-languages.js";
+import { targetMatches } from "./import-targets.js";
+
+/**
+ * How much one use says that the user depends on the definition; an import
+ * names a file, an inheritance ties two types closely, a bare use least.
+ */
+const KIND_WEIGHT: Readonly<Record<ReferenceKind, number>> = {
+  call: 1,
+  inherit: 2,
+  type: 0.7,
+  import: 1,
+  use: 0.5,
+};
+/** A name resolved only by being unique (no import names its file) counts this much. */
+const UNIQUE_NAME_FACTOR = 0.5;
+/** Names defined in more files than this are too common to say where a use leads. */
+const MAX_AMBIGUITY = 3;
+const CONTAINS_WEIGHT = 0.3;
+const IMPORT_WEIGHT = 1;
+const MINIFIED = /[.-]min\.[cm]?js$/;
+/** Uses inside one file say less about a definition's weight in the project than uses from others. */
+const LOCAL_FACTOR = 0.25;
+/** One-letter names (minified code, loop variables) say nothing about where a use leads. */
+const MIN_NAME_LENGTH = 2;
+/** Re-export chains followed from an imported file (barrel files of barrel files). */
+const MAX_REEXPORT_DEPTH = 4;
+
+/** What a built graph is made of: its nodes, files and out-edges. */
+export interface GraphParts {
+  readonly nodes: readonly GraphNode[];
+  readonly files: readonly GraphFile[];
+  readonly uses: EdgeRows;
+}
+
+/**
+ * The graph's nodes and weighted edges from each file's rows: edges from a
+ * user to what it uses (references resolved through the file's imports first,
+ * then by a name only a few files define), from a file to the files it
+ * imports, and between a definition and its enclosing one.
+ */
+export function buildGraphParts(records: readonly GraphFileRecord[]): GraphParts {
+  const builder = new GraphBuilder(records);
+  return { nodes: builder.nodes, files: builder.files, uses: builder.uses };
+}
+
+class GraphBuilder {
+  readonly nodes: GraphNode[] = [];
+  readonly files: GraphFile[] = [];
+  /** Out-edges: from user to used. */
+  readonly uses: EdgeRows;
+  private readonly byName = new Map<string, number[]>();
+  /** Each file's definitions by name. */
+  private readonly localNames: Map<string, number[]>[] = [];
+  private readonly fileCounts = new Map<string, number>();
+  private readonly byPath = new Map<string, number[]>();
+  private readonly byBaseName = new Map<string, number[]>();
+  private readonly byDirectory = new Map<string, number[]>();
+  /** Each file's `export … from` statements, while references are resolved. */
+  private readonly reexports: readonly (readonly GraphImport[])[];
+
+  constructor(records: readonly GraphFileRecord[]) {
+    records.forEach((record, file) => {
+      this.addFile(record, file);
+    });
+    this.reexports = records.map((record) => record.imports.filter((i) => i.reexport));
+    const edges = new Map<number, number>();
+    const add = (from: number, to: number, weight: number) => {
+      if (from === to || weight <= 0) return;
+      const key = from * this.nodes.length + to;
+      edges.set(key, (edges.get(key) ?? 0) + weight);
+    };
+    records.forEach((record, file) => {
+      this.addFileEdges(record, file, add);
+    });
+    this.uses = toRows(edges, this.nodes.length);
+  }
+
+  private addFile(record: GraphFileRecord, file: number): void {
+    const fileNode = this.pushNode({
+      file,
+      name: record.path,
+      kind: "file",
+      startLine: 1,
+      endLine: record.definitions.reduce((end, d) => Math.max(end, d.endLine), 1),
+      signature: "",
+      parent: -1,
+    });
+    const definitions: number[] = [];
+    const open: number[] = [];
+    const local = new Map<string, number[]>();
+    this.localNames.push(local);
+    // Minified bundles are one line of thousands of names: noise for every ranking.
+    const sorted = (MINIFIED.test(record.path) ? [] : [...record.definitions]).sort(
+      (a, b) => a.startLine - b.startLine || b.endLine - a.endLine,
+    );
+    for (const definition of sorted) {
+      // The enclosing definition is the innermost still open that has the recorded parent's name.
+      while (open.length > 0) {
+        const top = this.nodes[open[open.length - 1] as number] as GraphNode;
+        const contains = top.endLine >= definition.endLine && top.startLine <= definition.startLine;
+        // Declarations on the same lines (`let a, b;`) are siblings unless one names the other as parent.
+        const same = top.startLine === definition.startLine && top.endLine === definition.endLine;
+        if (contains && (!same || top.name === definition.parent)) break;
+        open.pop();
+      }
+      const named = definition.parent
+        ? open.findLast((id) => this.nodes[id]?.name === definition.parent)
+        : undefined;
+      const id = this.pushNode({
+        file,
+        name: definition.name,
+        kind: definition.kind,
+        startLine: definition.startLine,
+        endLine: definition.endLine,
+        signature: definition.signature,
+        parent: named ?? open[open.length - 1] ?? fileNode,
+      });
+      definitions.push(id);
+      open.push(id);
+      pushTo(local, definition.name, id);
+      const same = this.byName.get(definition.name);
+      if (same) same.push(id);
+      else this.byName.set(definition.name, [id]);
+    }
+    this.files.push({
+      resourceId: record.resourceId,
+      path: record.path,
+      language: record.language,
+      node: fileNode,
+      definitions,
+    });
+    pushTo(this.byPath, record.path, file);
+    pushTo(this.byBaseName, posix.basename(record.path), file);
+    pushTo(this.byDirectory, posix.dirname(record.path), file);
+  }
+
+  private pushNode(node: Omit<GraphNode, "id">): number {
+    const id = this.nodes.length;
+    this.nodes.push({ id, ...node });
+    return id;
+  }
+
+  private addFileEdges(
+    record: GraphFileRecord,
+    file: number,
+    add: (from: number, to: number, weight: number) => void,
+  ): void {
+    const graphFile = this.files[file] as GraphFile;
+    for (const id of graphFile.definitions) {
+      const node = this.nodes[id] as GraphNode;
+      add(node.parent, id, CONTAINS_WEIGHT);
+      add(id, node.parent, CONTAINS_WEIGHT);
+    }
+    const imported = new Set<number>();
+    for (const statement of record.imports) {
+      for (const target of this.resolveImport(statement)) {
+        if (target === file) continue;
+        add(graphFile.node, (this.files[target] as GraphFile).node, IMPORT_WEIGHT);
+        imported.add(target);
+      }
+    }
+    const visible = this.withReexports(imported);
+    const lineNodes = this.innermostByLine(file);
+    const importScoped = IMPORT_SCOPED_LANGUAGES.has(record.language);
+    for (const reference of record.references) {
+      const candidates = this.byName.get(reference.name);
+      if (!candidates || reference.name.length < MIN_NAME_LENGTH) continue;
+      let targets = this.localNames[file]?.get(reference.name) ?? [];
+      let factor = targets.length > 0 ? LOCAL_FACTOR : 1;
+      if (targets.length === 0) {
+        targets = [];
+        for (const other of visible) {
+          const found = this.localNames[other]?.get(reference.name);
+          if (found) targets.push(...found);
+        }
+      }
+      if (targets.length === 0) {
+        // Where names come only through imports, an unimported bare name is a local or a
+        // global; a call may still be a method of an object from elsewhere, a type an ambient one.
+        if (importScoped && (reference.kind === "use" || reference.kind === "import")) continue;
+        const definingFiles = this.definingFileCount(reference.name, candidates);
+        if (definingFiles > MAX_AMBIGUITY) continue;
+        targets = candidates;
+        factor = UNIQUE_NAME_FACTOR / definingFiles;
+      }
+      const weight = (KIND_WEIGHT[reference.kind] * factor) / targets.length;
+      // Lines ascend: count runs of one source (a nested definition splits its parent's run).
+      let source = -1;
+      let uses = 0;
+      const flush = () => {
+        // Many uses from one place say a little more than one, not many times more.
+        if (uses > 0) for (const target of targets) add(source, target, weight * Math.sqrt(uses));
+      };
+      for (const line of reference.lines) {
+        const at = lineNodes[line] ?? graphFile.node;
+        if (at !== source) {
+          flush();
+          source = at;
+          uses = 0;
+        }
+        uses++;
+      }
+      flush();
+    }
+  }
+
+  /** For each line of a file, its innermost definition's node (inner ones are painted last). */
+  private innermostByLine(file: number): Int32Array {
+    const graphFile = this.files[file] as GraphFile;
+    const fileNode = this.nodes[graphFile.node] as GraphNode;
+    const lines = new Int32Array(fileNode.endLine + 2).fill(graphFile.node);
+    for (const id of graphFile.definitions) {
+      const node = this.nodes[id] as GraphNode;
+      lines.fill(id, node.startLine, node.endLine + 1);
+    }
+    return lines;
+  }
+
+  private definingFileCount(name: string, candidates: readonly number[]): number {
+    let count = this.fileCounts.get(name);
+    if (count === undefined) {
+      count = new Set(candidates.map((id) => (this.nodes[id] as GraphNode).file)).size;
+      this.fileCounts.set(name, count);
+    }
+    return count;
+  }
+
+  /** The files an import statement names: those of its first target that matches any. */
+  private resolveImport(statement: GraphImport): number[] {
+    for (const target of statement.targets) {
+      const found = this.filesMatching(target);
+      if (found.length > 0) return found;
+    }
+    return [];
+  }
+
+  private filesMatching(target: ImportTarget): number[] {
+    const candidates =
+      target.match === "exact"
+        ? this.byPath.get(target.path)
+        : target.match === "suffix"
+          ? this.byBaseName.get(posix.basename(target.path))
+          : [...this.byDirectory.entries()]
+              .filter(([dir]) => dir === target.path || dir.endsWith(`/${target.path}`))
+              .flatMap(([, files]) => files);
+    return (candidates ?? []).filter((file) =>
+      targetMatches(target, (this.files[file] as GraphFile).path),
+    );
+  }
+
+  /** Imported files plus the files they pass names on from (`export … from`), transitively. */
+  private withReexports(imported: ReadonlySet<number>): Set<number> {
+    const visible = new Set(imported);
+    let frontier = [...imported];
+    for (let depth = 0; depth < MAX_REEXPORT_DEPTH && frontier.length > 0; depth++) {
+      const next: number[] = [];
+      for (const file of frontier) {
+        for (const statement of this.reexports[file] ?? []) {
+          for (const target of this.resolveImport(statement)) {
+            if (!visible.has(target)) {
+              visible.add(target);
+              next.push(target);
+            }
+          }
+        }
+      }
+      frontier = next;
+    }
+    return visible;
+  }
+}
+
+function pushTo(map: Map<string, number[]>, key: string, value: number): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+export function toRows(edges: ReadonlyMap<number, number>, nodeCount: number): EdgeRows {
+  const keys = [...edges.keys()].sort((a, b) => a - b);
+  const offsets = new Int32Array(nodeCount + 1);
+  const targets = new Int32Array(keys.length);
+  const weights = new Float64Array(keys.length);
+  keys.forEach((key, index) => {
+    const from = Math.floor(key / nodeCount);
+    offsets[from + 1] = (offsets[from + 1] ?? 0) + 1;
+    targets[index] = key % nodeCount;
+    weights[index] = edges.get(key) ?? 0;
+  });
+  for (let n = 0; n < nodeCount; n++) offsets[n + 1] = (offsets[n + 1] ?? 0) + (offsets[n] ?? 0);
+  return { offsets, targets, weights };
+}
