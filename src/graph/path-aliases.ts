@@ -36,30 +36,67 @@ function parseJsonc(text: string): unknown {
   return JSON.parse(out.replace(/,(\s*[}\]])/g, "$1"));
 }
 
+interface CompilerPaths {
+  /** Relative to the root. */
+  baseUrl?: string;
+  /** Targets relative to the root. */
+  paths?: [string, string[]][];
+}
+
+/** Configs followed through `extends` (a base of a base…). */
+const MAX_EXTENDS = 5;
+
+/**
+ * baseUrl and paths of the config at `file` (relative to the root), after the
+ * configs it extends by relative path (later ones, then the file itself, win);
+ * each config's folders are relative to that config's own folder. Null when
+ * the file cannot be read; package bases (`@tsconfig/node20`) are not followed.
+ */
+function readCompilerPaths(root: string, file: string, depth = 0): CompilerPaths | null {
+  let config: { extends?: unknown; compilerOptions?: { baseUrl?: unknown; paths?: unknown } };
+  try {
+    config = parseJsonc(readFileSync(`${root}/${file}`, "utf8")) as typeof config;
+  } catch {
+    return null; // absent or unreadable: imports then resolve by relative path only
+  }
+  const dir = posix.dirname(file);
+  const merged: CompilerPaths = {};
+  const bases = Array.isArray(config?.extends) ? config.extends : [config?.extends];
+  for (const base of bases) {
+    if (typeof base !== "string" || !base.startsWith(".") || depth >= MAX_EXTENDS) continue;
+    const named = posix.join(dir, base);
+    const inherited = readCompilerPaths(
+      root,
+      named.endsWith(".json") ? named : `${named}.json`,
+      depth + 1,
+    );
+    if (inherited?.baseUrl !== undefined) merged.baseUrl = inherited.baseUrl;
+    if (inherited?.paths !== undefined) merged.paths = inherited.paths;
+  }
+  const options = config?.compilerOptions;
+  if (typeof options?.baseUrl === "string") merged.baseUrl = posix.join(dir, options.baseUrl);
+  if (options?.paths && typeof options.paths === "object") {
+    // `paths` are relative to baseUrl, or to the config's folder without one.
+    const from = merged.baseUrl ?? dir;
+    merged.paths = [];
+    for (const [pattern, targets] of Object.entries(options.paths as Record<string, unknown>)) {
+      if (!Array.isArray(targets)) continue;
+      const folders = targets
+        .filter((target): target is string => typeof target === "string")
+        .map((target) => posix.join(from, target));
+      if (folders.length > 0) merged.paths.push([pattern, folders]);
+    }
+  }
+  return merged;
+}
+
 /** The aliases of the first of tsconfig.json and jsconfig.json at the root that sets any; null otherwise. */
 export function readPathAliases(root: string): PathAliases | null {
   for (const name of ["tsconfig.json", "jsconfig.json"]) {
-    let config: unknown;
-    try {
-      config = parseJsonc(readFileSync(`${root}/${name}`, "utf8"));
-    } catch {
-      continue; // absent or unreadable: imports then resolve by relative path only
-    }
-    const options = (config as { compilerOptions?: { baseUrl?: unknown; paths?: unknown } })
-      ?.compilerOptions;
-    const baseUrl = typeof options?.baseUrl === "string" ? posix.normalize(options.baseUrl) : null;
-    // `paths` are relative to baseUrl, or to the config's folder without one.
-    const from = baseUrl ?? ".";
-    const paths: [string, string[]][] = [];
-    if (options?.paths && typeof options.paths === "object") {
-      for (const [pattern, targets] of Object.entries(options.paths as Record<string, unknown>)) {
-        if (!Array.isArray(targets)) continue;
-        const folders = targets
-          .filter((target): target is string => typeof target === "string")
-          .map((target) => posix.join(from, target));
-        if (folders.length > 0) paths.push([pattern, folders]);
-      }
-    }
+    const found = readCompilerPaths(root, name);
+    if (!found) continue;
+    const baseUrl = found.baseUrl !== undefined ? posix.normalize(found.baseUrl) : null;
+    const paths = found.paths ?? [];
     if (baseUrl !== null || paths.length > 0) return { baseUrl, paths };
   }
   return null;

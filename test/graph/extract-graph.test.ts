@@ -432,4 +432,25 @@ describe("tsconfig paths and baseUrl", () => {
     expect(importTargets("typescript", "src/main.ts", "react", [], null)).toEqual([]);
     expect(readPathAliases(tempDir("ctx-no-aliases-"))).toBeNull();
   });
+
+  it("follow `extends` to relative bases, each base's folders relative to its own folder", () => {
+    const root = tempDir("ctx-aliases-extends-");
+    writeFiles(root, {
+      "config/tsconfig.base.json":
+        '{ "compilerOptions": { "baseUrl": "..", "paths": { "@lib/*": ["packages/lib/src/*"] } } }',
+      "tsconfig.json":
+        '{ "extends": "./config/tsconfig.base", "compilerOptions": { "strict": true } }',
+      "jsconfig.json": '{ "extends": "@tsconfig/node20/tsconfig.json" }',
+    });
+    expect(readPathAliases(root)).toEqual({
+      baseUrl: ".",
+      paths: [["@lib/*", ["packages/lib/src/*"]]],
+    });
+    writeFiles(root, {
+      "tsconfig.json":
+        '{ "extends": ["./config/tsconfig.base.json"], "compilerOptions": { "paths": { "~/*": ["src/*"] } } }',
+    });
+    // The file's own paths replace the base's, relative to the base's baseUrl.
+    expect(readPathAliases(root)).toEqual({ baseUrl: ".", paths: [["~/*", ["src/*"]]] });
+  });
 });
