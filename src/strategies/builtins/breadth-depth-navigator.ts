@@ -128,7 +128,8 @@ export class BreadthDepthNavigatorStrategy implements ContextStrategy {
         .filter((r) => isDefinition(r.node))
         .map((r) => [r.node, r.received / ((centrality[r.node] ?? 0) + average)]),
     );
-    const best = Math.max(0, ...raw.values());
+    let best = 0;
+    for (const value of raw.values()) best = Math.max(best, value);
     const support = new Map([...raw].map(([node, value]) => [node, best > 0 ? value / best : 0]));
     // What the user said they work on is as central as anything the walk found.
     for (const node of focus) if (isDefinition(node)) support.set(node, 1);
