@@ -1,17 +1,11 @@
 import type { ContextFragment, DetailDepth } from "../core/fragment.js";
+import { SYMBOL_KINDS } from "../core/graph.js";
 import type { ChunkKind } from "../core/types.js";
 
-const DEFINITION_KINDS: ReadonlySet<ChunkKind> = new Set([
-  "function",
-  "method",
-  "class",
-  "interface",
-  "type",
-  "enum",
-  "impl",
-  "module",
-  "namespace",
-]);
+/** Chunk kinds that are definitions: the graph's symbol kinds (constants are chunked as code). */
+const DEFINITION_KINDS: ReadonlySet<ChunkKind> = new Set(
+  SYMBOL_KINDS.filter((kind): kind is Exclude<typeof kind, "constant"> => kind !== "constant"),
+);
 const COMMENT_LINE = /^\s*(\/\/|\/\*|\*|#(?!include|define|\[)|--|;|"""|''')/;
 const SIGNATURE_END = /[{:]\s*(\/\/.*|#.*)?$|=>\s*$|\)\s*(->\s*[^{]*)?$|=\s*$/;
 const MAX_SIGNATURE_LINES = 6;

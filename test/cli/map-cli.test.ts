@@ -1,9 +1,6 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
-import { ContextEngine } from "../../src/engine/context-engine.js";
-import { createMcpServer } from "../../src/mcp/create-server.js";
+import { indexedMcpClient } from "../helpers/mcp-client.js";
 import { runCli } from "../helpers/run-cli.js";
 import { SERVICE } from "../helpers/service-fixture.js";
 import { gitRepo } from "../helpers/temp-dir.js";
@@ -86,17 +83,7 @@ describe("ctx map", () => {
 describe("MCP repo_map and get_context's focus", () => {
   it("answer through the SDK client", async () => {
     const root = gitRepo(SERVICE);
-    const engine = await ContextEngine.open({
-      start: root,
-      cwd: root,
-      env: { XDG_CONFIG_HOME: root },
-    });
-    await engine.index([root]);
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    const server = await createMcpServer(engine);
-    await server.connect(serverSide);
-    const client = new Client({ name: "test", version: "1" });
-    await client.connect(clientSide);
+    const { engine, client, close } = await indexedMcpClient(root);
     try {
       const texts = async (name: string, args: Record<string, unknown>) => {
         const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
@@ -114,8 +101,7 @@ describe("MCP repo_map and get_context's focus", () => {
       });
       expect(context).toContain("src/util/paths.ts");
     } finally {
-      await client.close();
-      await engine.close();
+      await close();
     }
   });
 });

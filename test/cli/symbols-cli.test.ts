@@ -1,11 +1,8 @@
 import { existsSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
-import { ContextEngine } from "../../src/engine/context-engine.js";
-import { createMcpServer } from "../../src/mcp/create-server.js";
+import { indexedMcpClient } from "../helpers/mcp-client.js";
 import { runCli, spawnCli } from "../helpers/run-cli.js";
 import { git, gitRepo } from "../helpers/temp-dir.js";
 
@@ -209,17 +206,7 @@ describe("a killed index run", () => {
 describe("MCP find_symbol and find_references", () => {
   it("answer through the SDK client with the CLI's shapes", async () => {
     const root = gitRepo(FILES);
-    const engine = await ContextEngine.open({
-      start: root,
-      cwd: root,
-      env: { XDG_CONFIG_HOME: root },
-    });
-    await engine.index([root]);
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    const server = await createMcpServer(engine);
-    await server.connect(serverSide);
-    const client = new Client({ name: "test", version: "1" });
-    await client.connect(clientSide);
+    const { client, close } = await indexedMcpClient(root);
     try {
       const call = async (name: string, args: Record<string, unknown>) => {
         const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
@@ -239,8 +226,7 @@ describe("MCP find_symbol and find_references", () => {
         "src/legacy/use.ts:3 call",
       ]);
     } finally {
-      await client.close();
-      await engine.close();
+      await close();
     }
   });
 });
