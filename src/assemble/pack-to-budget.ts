@@ -72,11 +72,17 @@ export function packToBudget(
   let reduced = 0;
   const spentBy = new Map<string, number>();
 
-  /** Adds the candidate at the richest depth that fits both the limit and `share`. */
-  const tryAdd = (candidate: ContextFragment, share: number): boolean => {
-    for (const depth of DEPTHS) {
-      const variant = depth === "full" ? candidate : reduceDetail(candidate, depth);
-      if (!variant) continue;
+  /** Adds the candidate at the richest of `depths` that fits both the limit and `share`. */
+  const tryAdd = (
+    candidate: ContextFragment,
+    share: number,
+    depths: readonly DetailDepth[],
+  ): boolean => {
+    for (const depth of depths) {
+      const reducedForm = depth === "full" ? candidate : reduceDetail(candidate, depth);
+      if (!reducedForm) continue;
+      const variant =
+        depth === "full" ? candidate : { ...reducedForm, tokens: count(reducedForm.content) };
       const cost = blockCost(variant);
       if ((spentBy.get(candidate.strategy) ?? 0) + cost > share) continue;
       const merged = mergeFragments([...chosen, variant], count);
@@ -94,15 +100,18 @@ export function packToBudget(
   const leftover: ContextFragment[] = [];
   const allocation = options.allocation;
   if (allocation && allocation.size > 1) {
+    // Whole fragments only: one that overflows its strategy's share may still fit whole
+    // in what the others leave, which beats showing its signature now.
     for (const candidate of ordered) {
-      if (!tryAdd(candidate, allocation.get(candidate.strategy) ?? 0)) leftover.push(candidate);
+      if (!tryAdd(candidate, allocation.get(candidate.strategy) ?? 0, ["full"]))
+        leftover.push(candidate);
     }
   } else {
     leftover.push(...ordered);
   }
   let dropped = 0;
   for (const candidate of leftover) {
-    if (!tryAdd(candidate, Number.POSITIVE_INFINITY)) dropped++;
+    if (!tryAdd(candidate, Number.POSITIVE_INFINITY, DEPTHS)) dropped++;
   }
 
   packed.sort(compareForOutput);

@@ -86,10 +86,14 @@ export interface SymbolQuery {
   readonly limit: number;
 }
 
-/** One file's graph rows as stored, for building the whole graph in memory. */
-export interface GraphFileRecord extends FileGraph {
+/** Which file: its resource and path. */
+export interface GraphFileKey {
   readonly resourceId: string;
   readonly path: string;
+}
+
+/** One file's graph rows as stored, for building the whole graph in memory. */
+export interface GraphFileRecord extends FileGraph, GraphFileKey {
   readonly language: string;
 }
 
@@ -112,6 +116,15 @@ export interface GraphBackend {
    * file defines, with the generation they are of (read together).
    */
   loadGraph(): Promise<{ generation: string; files: GraphFileRecord[] }>;
+  /**
+   * What changed after generation `since`: every file's key, in `loadGraph`'s
+   * order, and the rows of the files written since (read together).
+   */
+  loadGraphSince(
+    since: string,
+  ): Promise<{ generation: string; files: GraphFileKey[]; written: GraphFileRecord[] }>;
+  /** The rows of every file with a reference to one of `names`, as `loadGraph` gives them. */
+  loadGraphReferencing(names: readonly string[]): Promise<GraphFileRecord[]>;
 }
 
 /** A file, or a definition in it: the nodes of the graph held in memory. */

@@ -136,7 +136,7 @@ export class ContextEngine {
       ? paths.map((path) => resolve(path))
       : await coveredRoots(this.store, this.root);
     const choice = this.embedderChoice(options.embedder);
-    return runIndex(roots, this.store, this.config, this.counter, {
+    const report = await runIndex(roots, this.store, this.config, this.counter, {
       recordedRoots: !named,
       choice: this.generatorChoice(options.contextualize),
       embedder: { choice, embedder: await this.embedderFor(choice) },
@@ -147,6 +147,13 @@ export class ContextEngine {
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
     });
+    const wrote = report.added + report.changed + report.removed > 0;
+    if (this.config.graph && wrote && !options.dryRun && !options.signal?.aborted) {
+      // Built now and kept in the index, the graph is ready for the next map or query
+      // in any process, instead of the first of them paying for the build.
+      await this.graph.load();
+    }
+    return report;
   }
 
   /**

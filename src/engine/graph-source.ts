@@ -2,43 +2,116 @@ import type { GraphSource, LoadedGraph } from "../core/graph.js";
 import type { Store } from "../core/store.js";
 import { CodeGraph } from "../graph/code-graph.js";
 import { parseGraph, serializeGraph } from "../graph/graph-cache.js";
+import { updateGraphParts } from "../graph/graph-update.js";
 
 /** ctx_meta key of the built graph kept beside the index. */
 const GRAPH_CACHE_KEY = "graph_cache";
+/**
+ * Past this share of files written, building from every file's rows is about
+ * as quick as re-reading the written files and those that use their names.
+ */
+const MAX_UPDATED_SHARE = 0.2;
+/** A handful of files is always quicker to update, whatever their share. */
+const ALWAYS_UPDATED_FILES = 50;
+
+interface BuiltGraph {
+  readonly generation: string;
+  readonly graph: CodeGraph;
+}
 
 /**
- * The index's code graph in memory, rebuilt only when the index's graph
- * generation moved (a file was written or removed, by this process or
+ * The index's code graph in memory, brought up to date only when the index's
+ * graph generation moved (a file was written or removed, by this process or
  * another); concurrent loads share one build. A build is kept in the index
- * (with its whole-graph rank), so the next process reads it instead.
+ * (with its whole-graph rank), so the next process reads it instead, and a
+ * graph a few files behind is updated from those files (and the files that use
+ * their names) rather than rebuilt from every file's rows.
  */
 export class CachedGraphSource implements GraphSource {
-  private cached: { generation: string; graph: Promise<LoadedGraph> } | null = null;
+  private cached: { generation: string; built: Promise<BuiltGraph> } | null = null;
 
   constructor(private readonly store: Store) {}
 
   async load(): Promise<LoadedGraph> {
     const generation = await this.store.graphGeneration();
     if (this.cached?.generation !== generation) {
-      const graph = this.read(generation);
-      graph.catch(() => {
-        if (this.cached?.graph === graph) this.cached = null;
+      const previous = this.cached?.built.catch(() => null) ?? Promise.resolve(null);
+      const built = previous.then((base) => this.read(generation, base));
+      built.catch(() => {
+        if (this.cached?.built === built) this.cached = null;
       });
-      this.cached = { generation, graph };
+      this.cached = { generation, built };
     }
-    return this.cached.graph;
+    return (await this.cached.built).graph;
   }
 
-  private async read(generation: string): Promise<LoadedGraph> {
-    const stored = await this.store.getMeta(GRAPH_CACHE_KEY).catch(() => null);
-    const parsed = stored ? parseGraph(stored, generation) : null;
-    if (parsed) return new CodeGraph(parsed.parts, parsed.centrality);
-    const loaded = await this.store.loadGraph();
-    const graph = CodeGraph.fromRecords(loaded.files);
+  private async read(generation: string, inMemory: BuiltGraph | null): Promise<BuiltGraph> {
+    let base = inMemory;
+    if (!base) {
+      const stored = await this.store.getMeta(GRAPH_CACHE_KEY).catch(() => null);
+      const parsed = stored ? parseGraph(stored) : null;
+      if (parsed) {
+        const graph = new CodeGraph(parsed.parts, parsed.centrality);
+        if (parsed.generation === generation) return { generation, graph };
+        base = { generation: parsed.generation, graph };
+      }
+    }
+    const built = (base ? await this.update(base) : null) ?? (await this.build());
     // Keeping it is only a saving: a read-only or busy index answers all the same.
     await this.store
-      .setMeta(GRAPH_CACHE_KEY, serializeGraph(loaded.generation, graph, graph.centrality))
+      .setMeta(
+        GRAPH_CACHE_KEY,
+        serializeGraph(built.generation, built.graph, built.graph.centrality),
+      )
       .catch(() => undefined);
-    return graph;
+    return built;
+  }
+
+  private async build(): Promise<BuiltGraph> {
+    const loaded = await this.store.loadGraph();
+    return { generation: loaded.generation, graph: CodeGraph.fromRecords(loaded.files) };
+  }
+
+  /** `base` with the files written since its generation; null when a full build is called for. */
+  private async update(base: BuiltGraph): Promise<BuiltGraph | null> {
+    const since = await this.store.loadGraphSince(base.generation);
+    if (
+      since.written.length > Math.max(ALWAYS_UPDATED_FILES, MAX_UPDATED_SHARE * since.files.length)
+    ) {
+      return null;
+    }
+    // Users of a name a written file now defines more or less often than before resolve
+    // it again; the uses of every other name lead to the same definitions as before.
+    const names = new Set<string>();
+    for (const record of since.written) {
+      const counts = new Map<string, number>();
+      for (const definition of record.definitions) {
+        counts.set(definition.name, (counts.get(definition.name) ?? 0) + 1);
+      }
+      for (const file of base.graph.filesAt(record.path)) {
+        if (file.resourceId !== record.resourceId) continue;
+        for (const node of file.definitions) {
+          const name = base.graph.nodes[node]?.name ?? "";
+          counts.set(name, (counts.get(name) ?? 0) - 1);
+        }
+      }
+      for (const [name, count] of counts) if (count !== 0) names.add(name);
+    }
+    const written = new Set(since.written.map((record) => `${record.resourceId}\0${record.path}`));
+    const reread = (await this.store.loadGraphReferencing([...names])).filter(
+      (record) => !written.has(`${record.resourceId}\0${record.path}`),
+    );
+    // Rows read in two steps must be of one generation.
+    if ((await this.store.graphGeneration()) !== since.generation) return null;
+    const updated = updateGraphParts(
+      base.graph,
+      since.files,
+      since.written,
+      reread,
+      base.graph.hasCentrality ? base.graph.centrality : undefined,
+    );
+    if (!updated) return null;
+    const graph = new CodeGraph(updated.parts, null, updated.rankFrom ?? undefined);
+    return { generation: since.generation, graph };
   }
 }

@@ -5,7 +5,8 @@ import type {
   GraphNode,
   LoadedGraph,
 } from "../core/graph.js";
-import { buildGraphParts, type GraphParts, toRows } from "./graph-builder.js";
+import { reverseRows } from "./edge-rows.js";
+import { buildGraphParts, type GraphParts } from "./graph-builder.js";
 import { pageRank } from "./page-rank.js";
 
 const CENTRALITY_DAMPING = 0.85;
@@ -19,15 +20,25 @@ export class CodeGraph implements LoadedGraph {
   readonly files: readonly GraphFile[];
   /** Out-edges: from user to used. */
   readonly uses: EdgeRows;
+  readonly reexports: GraphParts["reexports"];
   private readonly byName = new Map<string, number[]>();
   private readonly byPath = new Map<string, number[]>();
   private usedByRows: EdgeRows | null = null;
   private centralityRank: Float64Array | null;
 
-  constructor(parts: GraphParts, centrality: Float64Array | null = null) {
+  /**
+   * `centrality`: the whole-graph rank when known; else `rankFrom`, a rank close
+   * to it (the graph's before a small change), is where computing it starts.
+   */
+  constructor(
+    parts: GraphParts,
+    centrality: Float64Array | null = null,
+    private readonly rankFrom?: Float64Array,
+  ) {
     this.nodes = parts.nodes;
     this.files = parts.files;
     this.uses = parts.uses;
+    this.reexports = parts.reexports;
     this.centralityRank = centrality;
     for (const node of this.nodes) {
       if (node.kind !== "file") pushTo(this.byName, node.name, node.id);
@@ -50,6 +61,7 @@ export class CodeGraph implements LoadedGraph {
   get centrality(): Float64Array {
     this.centralityRank ??= pageRank([{ edges: this.uses, scale: 1 }], this.nodes.length, {
       damping: CENTRALITY_DAMPING,
+      ...(this.rankFrom ? { start: this.rankFrom } : {}),
     });
     return this.centralityRank;
   }
@@ -98,15 +110,4 @@ function pushTo(map: Map<string, number[]>, key: string, value: number): void {
   const list = map.get(key);
   if (list) list.push(value);
   else map.set(key, [value]);
-}
-
-function reverseRows(rows: EdgeRows): EdgeRows {
-  const nodeCount = rows.offsets.length - 1;
-  const edges = new Map<number, number>();
-  for (let from = 0; from < nodeCount; from++) {
-    for (let e = rows.offsets[from] ?? 0; e < (rows.offsets[from + 1] ?? 0); e++) {
-      edges.set((rows.targets[e] ?? 0) * nodeCount + from, rows.weights[e] ?? 0);
-    }
-  }
-  return toRows(edges, nodeCount);
 }

@@ -8,6 +8,7 @@ import type {
   ImportTarget,
   ReferenceKind,
 } from "../core/graph.js";
+import { EdgeRowsBuilder } from "./edge-rows.js";
 import { IMPORT_SCOPED_LANGUAGES } from "./graph-languages.js";
 import { targetMatches } from "./import-targets.js";
 
@@ -41,6 +42,8 @@ export interface GraphParts {
   readonly nodes: readonly GraphNode[];
   readonly files: readonly GraphFile[];
   readonly uses: EdgeRows;
+  /** Each file's `export … from` statements: an update resolves other files' imports through them. */
+  readonly reexports: readonly (readonly GraphImport[])[];
 }
 
 /**
@@ -50,15 +53,20 @@ export interface GraphParts {
  * imports, and between a definition and its enclosing one.
  */
 export function buildGraphParts(records: readonly GraphFileRecord[]): GraphParts {
-  const builder = new GraphBuilder(records);
-  return { nodes: builder.nodes, files: builder.files, uses: builder.uses };
+  const builder = new GraphBuilder(records.map(reexportsOf));
+  records.forEach((record, file) => {
+    builder.addFile(record, file);
+  });
+  const edges = new EdgeRowsBuilder(builder.nodes.length);
+  records.forEach((record, file) => {
+    builder.addFileEdges(record, file, edges.add);
+  });
+  return builder.parts(edges);
 }
 
-class GraphBuilder {
+export class GraphBuilder {
   readonly nodes: GraphNode[] = [];
   readonly files: GraphFile[] = [];
-  /** Out-edges: from user to used. */
-  readonly uses: EdgeRows;
   private readonly byName = new Map<string, number[]>();
   /** Each file's definitions by name. */
   private readonly localNames: Map<string, number[]>[] = [];
@@ -66,27 +74,38 @@ class GraphBuilder {
   private readonly byPath = new Map<string, number[]>();
   private readonly byBaseName = new Map<string, number[]>();
   private readonly byDirectory = new Map<string, number[]>();
-  /** Each file's `export … from` statements, while references are resolved. */
-  private readonly reexports: readonly (readonly GraphImport[])[];
 
-  constructor(records: readonly GraphFileRecord[]) {
-    records.forEach((record, file) => {
-      this.addFile(record, file);
-    });
-    this.reexports = records.map((record) => record.imports.filter((i) => i.reexport));
-    const edges = new Map<number, number>();
-    const add = (from: number, to: number, weight: number) => {
-      if (from === to || weight <= 0) return;
-      const key = from * this.nodes.length + to;
-      edges.set(key, (edges.get(key) ?? 0) + weight);
-    };
-    records.forEach((record, file) => {
-      this.addFileEdges(record, file, add);
-    });
-    this.uses = toRows(edges, this.nodes.length);
+  /** `reexports`: each file's `export … from` statements, by which references are resolved. */
+  constructor(private readonly reexports: readonly (readonly GraphImport[])[]) {}
+
+  parts(edges: EdgeRowsBuilder): GraphParts {
+    return { nodes: this.nodes, files: this.files, uses: edges.build(), reexports: this.reexports };
   }
 
-  private addFile(record: GraphFileRecord, file: number): void {
+  /** A file of `previous` as it was, its nodes renumbered (old id → new id into `newId`). */
+  copyFile(previous: GraphParts, file: number, newId: Int32Array): void {
+    const old = previous.files[file] as GraphFile;
+    const local = new Map<string, number[]>();
+    this.localNames.push(local);
+    const definitions: number[] = [];
+    for (const oldId of [old.node, ...old.definitions]) {
+      const node = previous.nodes[oldId] as GraphNode;
+      // A parent comes before its children (definitions are in line order), so it is renumbered already.
+      const id = this.pushNode({
+        ...node,
+        file,
+        parent: node.parent < 0 ? -1 : (newId[node.parent] ?? -1),
+      });
+      newId[oldId] = id;
+      if (oldId === old.node) continue;
+      definitions.push(id);
+      pushTo(local, node.name, id);
+      pushTo(this.byName, node.name, id);
+    }
+    this.addFileEntry({ ...old, node: newId[old.node] ?? -1, definitions });
+  }
+
+  addFile(record: GraphFileRecord, file: number): void {
     const fileNode = this.pushNode({
       file,
       name: record.path,
@@ -129,29 +148,32 @@ class GraphBuilder {
       definitions.push(id);
       open.push(id);
       pushTo(local, definition.name, id);
-      const same = this.byName.get(definition.name);
-      if (same) same.push(id);
-      else this.byName.set(definition.name, [id]);
+      pushTo(this.byName, definition.name, id);
     }
-    this.files.push({
+    this.addFileEntry({
       resourceId: record.resourceId,
       path: record.path,
       language: record.language,
       node: fileNode,
       definitions,
     });
-    pushTo(this.byPath, record.path, file);
-    pushTo(this.byBaseName, posix.basename(record.path), file);
-    pushTo(this.byDirectory, posix.dirname(record.path), file);
+  }
+
+  private addFileEntry(entry: GraphFile): void {
+    const file = this.files.length;
+    this.files.push(entry);
+    pushTo(this.byPath, entry.path, file);
+    pushTo(this.byBaseName, posix.basename(entry.path), file);
+    pushTo(this.byDirectory, posix.dirname(entry.path), file);
   }
 
   private pushNode(node: Omit<GraphNode, "id">): number {
     const id = this.nodes.length;
-    this.nodes.push({ id, ...node });
+    this.nodes.push({ ...node, id });
     return id;
   }
 
-  private addFileEdges(
+  addFileEdges(
     record: GraphFileRecord,
     file: number,
     add: (from: number, to: number, weight: number) => void,
@@ -281,23 +303,13 @@ class GraphBuilder {
   }
 }
 
-function pushTo(map: Map<string, number[]>, key: string, value: number): void {
+export function pushTo(map: Map<string, number[]>, key: string, value: number): void {
   const list = map.get(key);
   if (list) list.push(value);
   else map.set(key, [value]);
 }
 
-export function toRows(edges: ReadonlyMap<number, number>, nodeCount: number): EdgeRows {
-  const keys = [...edges.keys()].sort((a, b) => a - b);
-  const offsets = new Int32Array(nodeCount + 1);
-  const targets = new Int32Array(keys.length);
-  const weights = new Float64Array(keys.length);
-  keys.forEach((key, index) => {
-    const from = Math.floor(key / nodeCount);
-    offsets[from + 1] = (offsets[from + 1] ?? 0) + 1;
-    targets[index] = key % nodeCount;
-    weights[index] = edges.get(key) ?? 0;
-  });
-  for (let n = 0; n < nodeCount; n++) offsets[n + 1] = (offsets[n + 1] ?? 0) + (offsets[n] ?? 0);
-  return { offsets, targets, weights };
+/** A file's `export … from` statements. */
+export function reexportsOf(record: GraphFileRecord): GraphImport[] {
+  return record.imports.filter((statement) => statement.reexport);
 }

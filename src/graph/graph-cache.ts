@@ -1,8 +1,8 @@
-import type { EdgeRows, GraphFile, GraphNode, SymbolKind } from "../core/graph.js";
+import type { EdgeRows, GraphFile, GraphImport, GraphNode, SymbolKind } from "../core/graph.js";
 import type { GraphParts } from "./graph-builder.js";
 
 /** Raised when the format of the stored graph changes: older copies are rebuilt. */
-const FORMAT = 1;
+const FORMAT = 2;
 
 interface StoredGraph {
   readonly format: number;
@@ -17,6 +17,7 @@ interface StoredGraph {
     readonly parent: number[];
   };
   readonly files: GraphFile[];
+  readonly reexports: (readonly GraphImport[])[];
   readonly offsets: string;
   readonly targets: string;
   readonly weights: string;
@@ -46,6 +47,7 @@ export function serializeGraph(
       parent: column("parent"),
     },
     files: [...parts.files],
+    reexports: [...parts.reexports],
     offsets: toBase64(parts.uses.offsets),
     targets: toBase64(parts.uses.targets),
     weights: toBase64(parts.uses.weights),
@@ -54,18 +56,17 @@ export function serializeGraph(
   return JSON.stringify(stored);
 }
 
-/** The graph stored for this generation, or null when the text is for another, older or damaged. */
+/** The stored graph with the generation it was built at, or null when the text is of another format or damaged. */
 export function parseGraph(
   text: string,
-  generation: string,
-): { parts: GraphParts; centrality: Float64Array | null } | null {
+): { generation: string; parts: GraphParts; centrality: Float64Array | null } | null {
   let stored: StoredGraph;
   try {
     stored = JSON.parse(text) as StoredGraph;
   } catch {
     return null;
   }
-  if (stored.format !== FORMAT || stored.generation !== generation) return null;
+  if (stored.format !== FORMAT || typeof stored.generation !== "string") return null;
   const { nodes: n } = stored;
   const nodes: GraphNode[] = n.file.map((file, id) => ({
     id,
@@ -82,12 +83,17 @@ export function parseGraph(
     targets: new Int32Array(fromBase64(stored.targets)),
     weights: new Float64Array(fromBase64(stored.weights)),
   };
-  if (uses.offsets.length !== nodes.length + 1 || uses.targets.length !== uses.weights.length) {
+  if (
+    uses.offsets.length !== nodes.length + 1 ||
+    uses.targets.length !== uses.weights.length ||
+    stored.reexports.length !== stored.files.length
+  ) {
     return null;
   }
   const centrality = stored.centrality ? new Float64Array(fromBase64(stored.centrality)) : null;
   return {
-    parts: { nodes, files: stored.files, uses },
+    generation: stored.generation,
+    parts: { nodes, files: stored.files, uses, reexports: stored.reexports },
     centrality: centrality && centrality.length === nodes.length ? centrality : null,
   };
 }

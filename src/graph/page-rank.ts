@@ -14,6 +14,11 @@ export interface PageRankOptions {
   readonly maxIterations?: number;
   /** Stop once the total change of one iteration is below this. */
   readonly tolerance?: number;
+  /**
+   * Where the iteration starts (say, the rank before a small change to the
+   * graph, which is nearly there); the jump distribution when absent.
+   */
+  readonly start?: Float64Array;
 }
 
 /**
@@ -28,7 +33,10 @@ export function pageRank(
 ): Float64Array {
   const jump = jumpVector(nodeCount, options.personalization);
   const { offsets, targets, shares } = transitions(rows, nodeCount);
-  let rank = Float64Array.from(jump);
+  let rank =
+    options.start?.length === nodeCount
+      ? Float64Array.from(options.start)
+      : Float64Array.from(jump);
   let next = new Float64Array(nodeCount);
   const damping = options.damping;
   const maxIterations = options.maxIterations ?? 50;

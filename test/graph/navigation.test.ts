@@ -1,5 +1,6 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LoadedGraph } from "../../src/core/graph.js";
 import { ContextEngine } from "../../src/engine/context-engine.js";
@@ -101,6 +102,25 @@ describe("the code graph in memory", () => {
       expect([...read.centrality]).toEqual([...changed.centrality]);
     } finally {
       await other.close();
+    }
+  });
+
+  it("is built by the index run that changed it and kept in the index, for the next process", async () => {
+    writeFileSync(
+      join(root, "src/shade.ts"),
+      "export function shade(): number {\n  return 2;\n}\n",
+    );
+    await engine.index();
+    const db = new Database(join(root, ".ctx/index.db"), { readonly: true });
+    try {
+      const meta = (key: string) =>
+        (db.prepare("SELECT value FROM ctx_meta WHERE key = ?").get(key) as { value: string })
+          .value;
+      const stored = JSON.parse(meta("graph_cache")) as { generation: string; centrality: string };
+      expect(stored.generation).toBe(String(meta("graph_generation")));
+      expect(stored.centrality).not.toBeNull();
+    } finally {
+      db.close();
     }
   });
 });

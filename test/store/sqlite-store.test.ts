@@ -326,6 +326,43 @@ describe("SqliteStore", () => {
     await store.close();
   });
 
+  it("reads the graph rows written after a generation, and those of the files using given names", async () => {
+    const store = SqliteStore.open(join(tempDir(), "index.db"), { create: true });
+    const resource = await store.ensureResource("/repo", "git");
+    const withGraph = (path: string, defines: string, uses: string): DocumentToStore => ({
+      ...document(resource.id, path, `function ${defines}() { ${uses}(); }`),
+      graph: {
+        definitions: [
+          { name: defines, kind: "function", startLine: 1, endLine: 1, parent: "", signature: "" },
+        ],
+        references: [{ name: uses, kind: "call", lines: [1] }],
+        imports: [],
+      },
+    });
+    await store.writeDocuments([
+      withGraph("src/a.ts", "alpha", "beta"),
+      withGraph("src/b.ts", "beta", "alpha"),
+    ]);
+    const before = await store.graphGeneration();
+    await store.writeDocuments([withGraph("src/c.ts", "gamma", "beta")]);
+    await store.writeDocuments([withGraph("src/a.ts", "alpha", "gamma")]);
+    const since = await store.loadGraphSince(before);
+    expect(since.generation).toBe(await store.graphGeneration());
+    expect(since.files.map((file) => file.path)).toEqual(["src/a.ts", "src/b.ts", "src/c.ts"]);
+    expect(since.written.map((file) => [file.path, file.references.map((r) => r.name)])).toEqual([
+      ["src/a.ts", ["gamma"]],
+      ["src/c.ts", ["beta"]],
+    ]);
+    expect((await store.loadGraphSince(since.generation)).written).toEqual([]);
+    const users = await store.loadGraphReferencing(["beta", "delta"]);
+    expect(users.map((file) => file.path)).toEqual(["src/c.ts"]);
+    expect(users[0]?.definitions.map((d) => d.name)).toEqual(["gamma"]);
+    // Rows as loadGraph gives them.
+    const all = (await store.loadGraph()).files;
+    expect(users[0]).toEqual(all.find((file) => file.path === "src/c.ts"));
+    await store.close();
+  });
+
   it("keeps its data across reopening and records its roots", async () => {
     const file = join(tempDir(), "index.db");
     const first = SqliteStore.open(file, { create: true });

@@ -34,8 +34,8 @@ export class DocumentWrites {
     this.deleteChunks = db.prepare("DELETE FROM chunks WHERE document_id = ?");
     this.deleteDocumentRow = db.prepare("DELETE FROM documents WHERE id = ?");
     this.insertDocument = db.prepare(
-      `INSERT INTO documents (resource_id, path, language, size, mtime_ms, hash)
-       VALUES (?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO documents (resource_id, path, language, size, mtime_ms, hash, graph_generation)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
     );
     this.insertChunk = db.prepare(
       `INSERT INTO chunks (document_id, ordinal, start_line, end_line, kind, symbol, parent_id,
@@ -50,7 +50,8 @@ export class DocumentWrites {
     this.graph = new GraphWrites(db);
     this.bumpGeneration = db.prepare(
       `INSERT INTO ctx_meta (key, value) VALUES ('${GRAPH_GENERATION_KEY}', '1')
-       ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1`,
+       ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1
+       RETURNING CAST(value AS INTEGER) AS generation`,
     );
   }
 
@@ -66,9 +67,9 @@ export class DocumentWrites {
           | undefined;
         if (old) this.deleteDocument(old.id);
       }
-      for (const document of documents) this.insertDocumentAndChunks(document);
+      const { generation } = this.bumpGeneration.get() as { generation: number };
+      for (const document of documents) this.insertDocumentAndChunks(document, generation);
       this.compaction.recordWrite(0);
-      this.bumpGeneration.run();
     });
   }
 
@@ -82,7 +83,7 @@ export class DocumentWrites {
     if (documentIds.length === 0) return;
     inWriteTransaction(this.db, () => {
       for (const id of documentIds) this.deleteDocument(id);
-      this.bumpGeneration.run();
+      this.bumpGeneration.get();
     });
   }
 
@@ -94,12 +95,12 @@ export class DocumentWrites {
         .all(resourceId) as { id: number }[];
       for (const { id } of documents) this.deleteDocument(id);
       this.db.prepare("DELETE FROM resources WHERE id = ?").run(resourceId);
-      this.bumpGeneration.run();
+      this.bumpGeneration.get();
       return documents.length;
     });
   }
 
-  private insertDocumentAndChunks(document: DocumentToStore): void {
+  private insertDocumentAndChunks(document: DocumentToStore, generation: number): void {
     const { lastInsertRowid } = this.insertDocument.run(
       document.resourceId,
       document.path,
@@ -107,6 +108,7 @@ export class DocumentWrites {
       document.size,
       Math.trunc(document.mtimeMs),
       document.hash,
+      generation,
     );
     const documentId = Number(lastInsertRowid);
     if (document.graph) this.graph.insert(documentId, document.graph);

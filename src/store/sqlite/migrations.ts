@@ -149,6 +149,13 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX graph_imports_by_document ON graph_imports(document_id);
   CREATE INDEX graph_reexports ON graph_imports(document_id) WHERE reexport = 1;
   `,
+  // 8: each document carries the graph generation it was written in, so a graph
+  // built at an older generation is brought up to date from the files written
+  // since, not rebuilt from every file's rows.
+  `
+  ALTER TABLE documents ADD COLUMN graph_generation INTEGER NOT NULL DEFAULT 0;
+  CREATE INDEX documents_by_graph_generation ON documents(graph_generation);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -3,6 +3,7 @@ import type Database from "better-sqlite3";
 import type { BreakerRecord } from "../../core/breaker.js";
 import { StoreError } from "../../core/errors.js";
 import type {
+  GraphFileKey,
   GraphFileRecord,
   ReferenceRecord,
   SymbolQuery,
@@ -121,6 +122,16 @@ export class SqliteStore implements Store {
 
   async loadGraph(): Promise<{ generation: string; files: GraphFileRecord[] }> {
     return graphSnapshot.loadGraph(this.db);
+  }
+
+  async loadGraphSince(
+    since: string,
+  ): Promise<{ generation: string; files: GraphFileKey[]; written: GraphFileRecord[] }> {
+    return graphSnapshot.graphFilesSince(this.db, since);
+  }
+
+  async loadGraphReferencing(names: readonly string[]): Promise<GraphFileRecord[]> {
+    return graphSnapshot.graphFilesReferencing(this.db, names);
   }
 
   explainFailure(error: unknown): unknown {
