@@ -67,10 +67,17 @@ async function main(): Promise<void> {
     const noop = performance.now();
     await engine.index([tree]);
     const noopChange = (performance.now() - noop) / 1000;
-    appendFileSync(changedFile, "\n// again\n");
-    const one = performance.now();
-    await engine.index([tree]);
-    const oneSeconds = (performance.now() - one) / 1000;
+    // A body edit, and one that adds a definition: each run updates the stored graph too.
+    const oneChange: number[] = [];
+    for (const edit of ["\n// again\n", "\nexport function benchAddedToo() { return 2; }\n"]) {
+      appendFileSync(changedFile, edit);
+      const one = performance.now();
+      await engine.index([tree]);
+      oneChange.push((performance.now() - one) / 1000);
+    }
+    let t = performance.now();
+    await engine.repoMap({ budget: MAP_BUDGET });
+    const mapAfterIndex = (performance.now() - t) / 1000;
 
     const names = (await engine.findSymbols("*", { limit: 100_000 }))
       .filter((symbol) => symbol.kind === "class" || symbol.kind === "function")
@@ -91,9 +98,9 @@ async function main(): Promise<void> {
     }
     await engine.close();
 
-    // A fresh engine holds no graph: the first map loads, builds and ranks it; the next reuses it.
+    // A fresh engine holds no graph: the first map reads the one the index run kept; the next reuses it.
     const mapper = await ContextEngine.open({ start: tree, db, env: { XDG_CONFIG_HOME: work } });
-    let t = performance.now();
+    t = performance.now();
     const firstMap = await mapper.repoMap({ budget: MAP_BUDGET });
     const mapCold = (performance.now() - t) / 1000;
     t = performance.now();
@@ -132,7 +139,11 @@ async function main(): Promise<void> {
       ],
       [
         "re-index one changed file",
-        `${oneSeconds.toFixed(3)} s (the first such run: ${noopChange.toFixed(3)} s)`,
+        `${oneChange.map((s) => s.toFixed(3)).join(" s, ")} s (graph updated in the run; the first such run: ${noopChange.toFixed(3)} s)`,
+      ],
+      [
+        `  then ctx map --budget ${MAP_BUDGET}`,
+        `${mapAfterIndex.toFixed(3)} s in the same process (target < 0.5 s)`,
       ],
       [
         "find_symbol: p50 / p99",
@@ -144,7 +155,7 @@ async function main(): Promise<void> {
       ],
       [
         `ctx map --budget ${MAP_BUDGET}`,
-        `${mapCold.toFixed(3)} s on a fresh engine (graph loaded, built and ranked; target < 0.5 s), ${mapWarm.toFixed(3)} s again, ${mapFocus.toFixed(3)} s with --focus`,
+        `${mapCold.toFixed(3)} s on a fresh engine (the graph read from the index; target < 0.5 s), ${mapWarm.toFixed(3)} s again, ${mapFocus.toFixed(3)} s with --focus`,
       ],
       [
         "  map size",

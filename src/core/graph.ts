@@ -118,11 +118,13 @@ export interface GraphBackend {
   loadGraph(): Promise<{ generation: string; files: GraphFileRecord[] }>;
   /**
    * What changed after generation `since`: every file's key, in `loadGraph`'s
-   * order, and the rows of the files written since (read together).
+   * order, and the rows of the files written since (read together); `written`
+   * is null when more than `limit` files were (rebuilding is then as quick).
    */
   loadGraphSince(
     since: string,
-  ): Promise<{ generation: string; files: GraphFileKey[]; written: GraphFileRecord[] }>;
+    limit: number,
+  ): Promise<{ generation: string; files: GraphFileKey[]; written: GraphFileRecord[] | null }>;
   /** The rows of every file with a reference to one of `names`, as `loadGraph` gives them. */
   loadGraphReferencing(names: readonly string[]): Promise<GraphFileRecord[]>;
 }

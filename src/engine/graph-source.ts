@@ -74,16 +74,15 @@ export class CachedGraphSource implements GraphSource {
 
   /** `base` with the files written since its generation; null when a full build is called for. */
   private async update(base: BuiltGraph): Promise<BuiltGraph | null> {
-    const since = await this.store.loadGraphSince(base.generation);
-    if (
-      since.written.length > Math.max(ALWAYS_UPDATED_FILES, MAX_UPDATED_SHARE * since.files.length)
-    ) {
-      return null;
-    }
+    const limit = Math.max(ALWAYS_UPDATED_FILES, MAX_UPDATED_SHARE * base.graph.files.length);
+    const since = await this.store.loadGraphSince(base.generation, limit);
+    const written = since.written;
+    // A graph from the future (the index file was put back from a copy) says nothing.
+    if (!written || Number(since.generation) < Number(base.generation)) return null;
     // Users of a name a written file now defines more or less often than before resolve
     // it again; the uses of every other name lead to the same definitions as before.
     const names = new Set<string>();
-    for (const record of since.written) {
+    for (const record of written) {
       const counts = new Map<string, number>();
       for (const definition of record.definitions) {
         counts.set(definition.name, (counts.get(definition.name) ?? 0) + 1);
@@ -97,16 +96,16 @@ export class CachedGraphSource implements GraphSource {
       }
       for (const [name, count] of counts) if (count !== 0) names.add(name);
     }
-    const written = new Set(since.written.map((record) => `${record.resourceId}\0${record.path}`));
+    const writtenKeys = new Set(written.map((record) => `${record.resourceId}\0${record.path}`));
     const reread = (await this.store.loadGraphReferencing([...names])).filter(
-      (record) => !written.has(`${record.resourceId}\0${record.path}`),
+      (record) => !writtenKeys.has(`${record.resourceId}\0${record.path}`),
     );
     // Rows read in two steps must be of one generation.
     if ((await this.store.graphGeneration()) !== since.generation) return null;
     const updated = updateGraphParts(
       base.graph,
       since.files,
-      since.written,
+      written,
       reread,
       base.graph.hasCentrality ? base.graph.centrality : undefined,
     );

@@ -4,8 +4,13 @@ import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LoadedGraph } from "../../src/core/graph.js";
 import { ContextEngine } from "../../src/engine/context-engine.js";
+import { CachedGraphSource } from "../../src/engine/graph-source.js";
 import { rankAround } from "../../src/graph/graph-walk.js";
 import { pageRank } from "../../src/graph/page-rank.js";
+import { SqliteStore } from "../../src/store/sqlite/sqlite-store.js";
+import { BreadthDepthNavigatorStrategy } from "../../src/strategies/builtins/breadth-depth-navigator.js";
+import { DEFAULT_NAVIGATOR_SETTINGS } from "../../src/strategies/builtins/navigator-settings.js";
+import { o200kCounter } from "../../src/tokens/o200k-counter.js";
 import { SERVICE } from "../helpers/service-fixture.js";
 import { gitRepo } from "../helpers/temp-dir.js";
 
@@ -142,5 +147,40 @@ describe("pageRank", () => {
     expect(rank[1]).toBeGreaterThan(rank[2] ?? 0);
     const uniform = pageRank([{ edges: rows, scale: 1 }], 3, { damping: 0.85 });
     expect(uniform[2]).toBeGreaterThan(uniform[0] ?? 0);
+  });
+});
+
+describe("breadth-depth-navigator over copies of one file", () => {
+  it("scores identical copies alike, leaving the choice between them to the text search", async () => {
+    const format =
+      "export function formatPrice(value: number): string {\n  return value.toFixed(2);\n}\n";
+    const root = gitRepo({
+      "src/lib/format.ts": format,
+      "mirror/lib/format.ts": format,
+      "src/cart.ts":
+        'import { formatPrice } from "./lib/format";\n\nexport function cartTotal(prices: number[]): string {\n  return formatPrice(prices.reduce((a, b) => a + b, 0));\n}\n',
+      "src/checkout.ts":
+        'import { formatPrice } from "./lib/format";\n\nexport function receipt(total: number): string {\n  return "Total: " + formatPrice(total);\n}\n',
+      "src/invoice.ts":
+        'import { formatPrice } from "./lib/format";\n\nexport function invoiceLine(amount: number): string {\n  return formatPrice(amount);\n}\n',
+    });
+    const engine = await ContextEngine.open({ start: root, cwd: root });
+    const store = SqliteStore.open(join(root, ".ctx/index.db"), { create: false });
+    try {
+      await engine.index();
+      const navigator = new BreadthDepthNavigatorStrategy(o200kCounter, DEFAULT_NAVIGATOR_SETTINGS);
+      const fragments = await navigator.assemble(
+        { task: "formatPrice rounding of the cart total", budget: 4000 },
+        { text: store, graph: new CachedGraphSource(store) },
+        { total: 4000, allocated: 4000 },
+      );
+      const scoreOf = (path: string) =>
+        fragments.find((f) => f.source.kind === "file" && f.source.path === path)?.score;
+      expect(scoreOf("src/lib/format.ts")).toBeDefined();
+      expect(scoreOf("mirror/lib/format.ts")).toBe(scoreOf("src/lib/format.ts"));
+    } finally {
+      await store.close();
+      await engine.close();
+    }
   });
 });

@@ -80,12 +80,13 @@ type DocumentRow = { id: number } & GraphFileKey & { language: string };
 
 /**
  * Every document's key in `loadGraph`'s order, with the rows of those written
- * after generation `since`, read together.
+ * after generation `since` (null when more than `limit` were), read together.
  */
 export function graphFilesSince(
   db: Database.Database,
   since: string,
-): { generation: string; files: GraphFileKey[]; written: GraphFileRecord[] } {
+  limit: number,
+): { generation: string; files: GraphFileKey[]; written: GraphFileRecord[] | null } {
   return db.transaction(() => {
     const documents = db
       .prepare(
@@ -93,10 +94,8 @@ export function graphFilesSince(
          FROM documents ORDER BY path, resource_id`,
       )
       .all(Number(since)) as (DocumentRow & { written: number })[];
-    const written = recordsOf(
-      db,
-      documents.filter((document) => document.written === 1),
-    );
+    const changed = documents.filter((document) => document.written === 1);
+    const written = changed.length > limit ? null : recordsOf(db, changed);
     const files = documents.map(({ resourceId, path }) => ({ resourceId, path }));
     return { generation: graphGeneration(db), files, written };
   })();

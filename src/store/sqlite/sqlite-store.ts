@@ -126,8 +126,9 @@ export class SqliteStore implements Store {
 
   async loadGraphSince(
     since: string,
-  ): Promise<{ generation: string; files: GraphFileKey[]; written: GraphFileRecord[] }> {
-    return graphSnapshot.graphFilesSince(this.db, since);
+    limit: number,
+  ): Promise<{ generation: string; files: GraphFileKey[]; written: GraphFileRecord[] | null }> {
+    return graphSnapshot.graphFilesSince(this.db, since, limit);
   }
 
   async loadGraphReferencing(names: readonly string[]): Promise<GraphFileRecord[]> {

@@ -135,15 +135,23 @@ export class BreadthDepthNavigatorStrategy implements ContextStrategy {
     for (const node of focus) if (isDefinition(node)) support.set(node, 1);
     const bestHit = Math.max(1e-9, ...hits.map((hit) => hit.score));
     const covered = new Set<number>();
-    const candidates: Candidate[] = hits.map((hit) => {
+    const graphScores = hits.map((hit) => {
       const nodes = chunkNodes(graph, hit.chunk);
       for (const node of nodes) covered.add(node);
-      const graphScore = Math.max(0, ...nodes.map((node) => support.get(node) ?? 0));
-      return {
-        chunk: hit.chunk,
-        score: hit.score / bestHit + GRAPH_WEIGHT * graphScore,
-      };
+      return Math.max(0, ...nodes.map((node) => support.get(node) ?? 0));
     });
+    // Copies of one text (a generated or vendored tree beside the source) get the support
+    // of the best-supported copy: lift favours the copy nothing else uses, and which copy
+    // to show (the packer keeps one) is for the text search to decide.
+    const copyScores = new Map<string, number>();
+    hits.forEach((hit, index) => {
+      const { hash } = hit.chunk;
+      copyScores.set(hash, Math.max(copyScores.get(hash) ?? 0, graphScores[index] ?? 0));
+    });
+    const candidates: Candidate[] = hits.map((hit) => ({
+      chunk: hit.chunk,
+      score: hit.score / bestHit + GRAPH_WEIGHT * (copyScores.get(hit.chunk.hash) ?? 0),
+    }));
     let reached = 0;
     const byReceived = [...ranked].sort(
       (a, b) =>
