@@ -198,11 +198,15 @@ export class BreadthDepthNavigatorStrategy implements ContextStrategy {
     };
     const fragments: ContextFragment[] = [];
     let used = 0;
+    // A second copy of one text would be dropped when packing: it must not take room here.
+    const texts = new Set<string>();
     for (const candidate of candidates) {
       if (fragments.length >= maxFragments || total - used < 8) break;
       const room = total - used;
       let fragment: ContextFragment | null;
       if ("chunk" in candidate) {
+        if (texts.has(candidate.chunk.hash)) continue;
+        texts.add(candidate.chunk.hash);
         fragment = this.fitChunk(candidate.chunk, candidate.score, room);
       } else {
         const file = graph.files[candidate.node.file];
