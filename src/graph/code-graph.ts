@@ -6,7 +6,7 @@ import type {
   LoadedGraph,
 } from "../core/graph.js";
 import { reverseRows } from "./edge-rows.js";
-import { buildGraphParts, type GraphParts } from "./graph-builder.js";
+import { buildGraphParts, type GraphParts, pushTo } from "./graph-builder.js";
 import { pageRank } from "./page-rank.js";
 
 const CENTRALITY_DAMPING = 0.85;
@@ -104,10 +104,4 @@ export class CodeGraph implements LoadedGraph {
     }
     return best;
   }
-}
-
-function pushTo(map: Map<string, number[]>, key: string, value: number): void {
-  const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
 }
