@@ -97,6 +97,20 @@ export interface GraphFileRecord extends FileGraph, GraphFileKey {
   readonly language: string;
 }
 
+/**
+ * Graph rows the caller already holds (a run that just wrote them), by
+ * `graphFileKey`: the store gives these back instead of reading them where the
+ * stored file still has this content hash.
+ */
+export type KnownGraphFiles = ReadonlyMap<
+  string,
+  { readonly hash: string; readonly record: GraphFileRecord }
+>;
+
+export function graphFileKey(file: GraphFileKey): string {
+  return `${file.resourceId}\0${file.path}`;
+}
+
 /** Graph queries the symbol tools and graph-aware strategies use. */
 export interface GraphBackend {
   findSymbols(query: SymbolQuery): Promise<SymbolRecord[]>;
@@ -112,10 +126,12 @@ export interface GraphBackend {
    */
   graphGeneration(): Promise<string>;
   /**
-   * Every file's graph rows, in path order, without references to names no
-   * file defines, with the generation they are of (read together).
+   * Every file's graph rows, in path order, with the generation they are of
+   * (read together); references to names no file defines may be left out.
+   * Files in `known` whose stored hash matches are not read but given back as
+   * known (definitions and imports in line order).
    */
-  loadGraph(): Promise<{ generation: string; files: GraphFileRecord[] }>;
+  loadGraph(known?: KnownGraphFiles): Promise<{ generation: string; files: GraphFileRecord[] }>;
   /**
    * What changed after generation `since`: every file's key, in `loadGraph`'s
    * order, and the rows of the files written since (read together); `written`

@@ -42,6 +42,7 @@ import { type IndexRunReport, runIndex } from "./run-index.js";
 import { measureStaleness, type Staleness } from "./staleness.js";
 import { findReferences, findSymbols, type SymbolReferences } from "./symbol-lookup.js";
 import { vectorBackend } from "./vector-backend.js";
+import { WrittenGraphs } from "./written-graphs.js";
 
 export type { StatusReport } from "./engine-files.js";
 export type {
@@ -136,6 +137,7 @@ export class ContextEngine {
       ? paths.map((path) => resolve(path))
       : await coveredRoots(this.store, this.root);
     const choice = this.embedderChoice(options.embedder);
+    const written = this.config.graph ? new WrittenGraphs() : null;
     const report = await runIndex(roots, this.store, this.config, this.counter, {
       recordedRoots: !named,
       choice: this.generatorChoice(options.contextualize),
@@ -146,12 +148,13 @@ export class ContextEngine {
       storeFile: this.storeFile,
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
+      ...(written ? { onWritten: (documents) => written.add(documents) } : {}),
     });
     const wrote = report.added + report.changed + report.removed > 0;
     if (this.config.graph && wrote && !options.dryRun && !options.signal?.aborted) {
       // Built now and kept in the index, the graph is ready for the next map or query
       // in any process, instead of the first of them paying for the build.
-      await this.graph.load();
+      await this.graph.load(written?.known());
     }
     return report;
   }

@@ -1,4 +1,4 @@
-import type { GraphSource, LoadedGraph } from "../core/graph.js";
+import type { GraphSource, KnownGraphFiles, LoadedGraph } from "../core/graph.js";
 import type { Store } from "../core/store.js";
 import { CodeGraph } from "../graph/code-graph.js";
 import { parseGraph, serializeGraph } from "../graph/graph-cache.js";
@@ -32,11 +32,12 @@ export class CachedGraphSource implements GraphSource {
 
   constructor(private readonly store: Store) {}
 
-  async load(): Promise<LoadedGraph> {
+  /** `known`: rows the caller just wrote, which a full build need not read back. */
+  async load(known?: KnownGraphFiles): Promise<LoadedGraph> {
     const generation = await this.store.graphGeneration();
     if (this.cached?.generation !== generation) {
       const previous = this.cached?.built.catch(() => null) ?? Promise.resolve(null);
-      const built = previous.then((base) => this.read(generation, base));
+      const built = previous.then((base) => this.read(generation, base, known));
       built.catch(() => {
         if (this.cached?.built === built) this.cached = null;
       });
@@ -45,7 +46,11 @@ export class CachedGraphSource implements GraphSource {
     return (await this.cached.built).graph;
   }
 
-  private async read(generation: string, inMemory: BuiltGraph | null): Promise<BuiltGraph> {
+  private async read(
+    generation: string,
+    inMemory: BuiltGraph | null,
+    known?: KnownGraphFiles,
+  ): Promise<BuiltGraph> {
     let base = inMemory;
     if (!base) {
       const stored = await this.store.getMeta(GRAPH_CACHE_KEY).catch(() => null);
@@ -56,7 +61,7 @@ export class CachedGraphSource implements GraphSource {
         base = { generation: parsed.generation, graph };
       }
     }
-    const built = (base ? await this.update(base) : null) ?? (await this.build());
+    const built = (base ? await this.update(base) : null) ?? (await this.build(known));
     // Keeping it is only a saving: a read-only or busy index answers all the same.
     await this.store
       .setMeta(
@@ -67,8 +72,8 @@ export class CachedGraphSource implements GraphSource {
     return built;
   }
 
-  private async build(): Promise<BuiltGraph> {
-    const loaded = await this.store.loadGraph();
+  private async build(known?: KnownGraphFiles): Promise<BuiltGraph> {
+    const loaded = await this.store.loadGraph(known);
     return { generation: loaded.generation, graph: CodeGraph.fromRecords(loaded.files) };
   }
 

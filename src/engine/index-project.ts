@@ -1,5 +1,5 @@
 import type { ResolvedConfig } from "../config/resolved-config.js";
-import type { Store } from "../core/store.js";
+import type { DocumentToStore, Store } from "../core/store.js";
 import type { TokenCounter } from "../core/token-counter.js";
 import type { IndexReport } from "../core/types.js";
 import { readPathAliases } from "../graph/path-aliases.js";
@@ -31,6 +31,7 @@ export interface IndexProjectOptions {
   readonly signal?: AbortSignal;
   /** The roots are those the index covers: a missing one is reported, not an error. */
   readonly recordedRoots?: boolean;
+  readonly onWritten?: (documents: readonly DocumentToStore[]) => void;
 }
 
 /** Indexes roots with the configured limits, in worker threads when the run is large. */
@@ -75,5 +76,6 @@ export function indexProject(
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     recordedRoots: options.recordedRoots ?? false,
+    ...(options.onWritten ? { onWritten: options.onWritten } : {}),
   });
 }

@@ -10,7 +10,7 @@ import { type CostEstimate, estimateCost } from "../contextualize/estimate-cost.
 import type { GeneratorChoice } from "../contextualize/resolve-generator.js";
 import { UsageMeter } from "../contextualize/usage-meter.js";
 import type { Embedder } from "../core/embedder.js";
-import type { Store } from "../core/store.js";
+import type { DocumentToStore, Store } from "../core/store.js";
 import type { TokenCounter } from "../core/token-counter.js";
 import type { IndexReport } from "../core/types.js";
 import { type EmbedProgress, type EmbedReport, embedIndex } from "../embed/embed-index.js";
@@ -23,9 +23,10 @@ import { indexProject } from "./index-project.js";
 /**
  * Bumped when chunking, tokenizing or structural contexts change in a way that
  * makes stored chunks stale: the next run then re-reads every file (6: the
- * code graph is extracted with the chunks).
+ * code graph is extracted with the chunks; 7: class fields holding functions
+ * are definitions, TypeScript call signatures without semicolons parse).
  */
-export const INGEST_VERSION = "6";
+export const INGEST_VERSION = "7";
 
 export interface IndexRunOptions {
   readonly choice: GeneratorChoice;
@@ -42,6 +43,8 @@ export interface IndexRunOptions {
   readonly storeFile: string | null;
   /** The roots are those the index covers: a missing one is reported, not an error. */
   readonly recordedRoots?: boolean;
+  /** Told of each batch of documents once it is written. */
+  readonly onWritten?: (documents: readonly DocumentToStore[]) => void;
 }
 
 /** What `ctx index` did: files, then contexts (or, in a dry run, what contexts would cost). */
@@ -135,6 +138,7 @@ export async function runIndex(
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     recordedRoots: options.recordedRoots ?? false,
+    ...(options.onWritten ? { onWritten: options.onWritten } : {}),
   });
   await store.setMeta("ingest_version", ingest);
   const usage = new UsageMeter();

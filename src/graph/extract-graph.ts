@@ -269,9 +269,14 @@ function isMember(source: string, start: number): boolean {
   return false;
 }
 
+/** A class field's name: TypeScript's grammar calls it `name`, JavaScript's `property`. */
+function fieldName(node: Node): Node | null {
+  return node.childForFieldName("name") ?? node.childForFieldName("property");
+}
+
 /** The node naming a definition: its name field, or (C, C++) the name inside its declarators. */
 function declaredName(node: Node): Node | null {
-  const name = node.childForFieldName("name");
+  const name = fieldName(node);
   if (name) return name;
   let current = node.childForFieldName("declarator");
   for (let depth = 0; current && depth < 6; depth++) {
@@ -290,6 +295,20 @@ function definitionAt(
 ): Omit<GraphDefinition, "parent"> | null {
   let resolved = spec.definitions[type];
   if (!resolved) return null;
+  if (type === "public_field_definition" || type === "field_definition") {
+    const value = node.childForFieldName("value");
+    if (!value || !FUNCTION_VALUES.has(value.type)) return null;
+    // `[key] = …` and `#hidden = …` name nothing another file can use.
+    const name = fieldName(node);
+    if (name?.type !== "property_identifier") return null;
+    return {
+      name: source.slice(name.startIndex, name.endIndex),
+      kind: "method",
+      startLine: node.startPosition.row + 1,
+      endLine: node.endPosition.row + 1,
+      signature: signatureOf(node, source),
+    };
+  }
   if (type === "variable_declarator") {
     // Only module-level ones reach here; `const { a, b } = …` destructures and names no one symbol.
     if (node.childForFieldName("name")?.type !== "identifier") return null;

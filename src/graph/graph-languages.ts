@@ -36,10 +36,16 @@ function chunkerDefinitions(
 }
 
 const JS: GraphLanguage = {
-  // Top-level `const x = …`: a function when its value is one, else a constant (see extractGraph).
+  // Top-level `const x = …`: a function when its value is one, else a constant (see extractGraph);
+  // a class field is a method when its value is a function (`text = (s) => …`), else not a definition.
   definitions: chunkerDefinitions(
     "typescript",
-    { method_signature: "method", variable_declarator: "constant" },
+    {
+      method_signature: "method",
+      variable_declarator: "constant",
+      public_field_definition: "method",
+      field_definition: "method",
+    },
     ["lexical_declaration", "variable_declaration"],
   ),
   identifiers: set(

@@ -47,14 +47,16 @@ export function chunkNodes(graph: LoadedGraph, chunk: StoredChunk): number[] {
 
 /**
  * Definitions the task names: identifiers written as code (`parseArgs`,
- * `get_value`, `close()`), and compound names all of whose words the task uses
- * ("parse the args" for `parseArgs`).
+ * `get_value`, `close()`, the names in `c.text`), and compound names all of
+ * whose words the task uses ("parse the args" for `parseArgs`).
  */
 export function mentionSeeds(graph: LoadedGraph, task: string): Map<number, number> {
   const seeds = new Map<number, number>();
+  const code = codeSpans(task);
   for (const match of task.matchAll(IDENTIFIER)) {
     const word = match[0];
-    if (!COMPOUND.test(word) && !isQuoted(task, match.index, word.length)) continue;
+    if (!COMPOUND.test(word) && !(word.length > 1 && inSpans(code, match.index, word.length)))
+      continue;
     const found = graph.definitionsNamed(word.replace(/\(\)$/, ""));
     if (found.length === 0 || found.length > MAX_MENTION_DEFINITIONS) continue;
     for (const node of found) add(seeds, node, MENTION_WEIGHT / found.length);
@@ -115,8 +117,16 @@ function nameParts(name: string): string[] {
   return parts;
 }
 
-function isQuoted(task: string, index: number, length: number): boolean {
-  return task[index - 1] === "`" && task[index + length] === "`";
+/** Where the task writes code between backticks (`c.text`, `parse(args)`): [start, end) pairs. */
+function codeSpans(task: string): [number, number][] {
+  return [...task.matchAll(/`([^`\n]+)`/g)].map((match) => [
+    match.index + 1,
+    match.index + match[0].length - 1,
+  ]);
+}
+
+function inSpans(spans: readonly [number, number][], index: number, length: number): boolean {
+  return spans.some(([start, end]) => index >= start && index + length <= end);
 }
 
 function add(seeds: Map<number, number>, node: number, weight: number): void {

@@ -50,6 +50,8 @@ export interface IndexOptions {
    * missing one is reported (and its documents kept) instead of failing the run.
    */
   readonly recordedRoots?: boolean;
+  /** Told of each batch of documents once it is written. */
+  readonly onWritten?: (documents: readonly DocumentToStore[]) => void;
 }
 
 /**
@@ -68,7 +70,10 @@ class WriteBatch {
   private documents: DocumentToStore[] = [];
   private bytes = 0;
 
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    private readonly onWritten?: (documents: readonly DocumentToStore[]) => void,
+  ) {}
 
   async add(document: DocumentToStore): Promise<void> {
     this.documents.push(document);
@@ -83,6 +88,7 @@ class WriteBatch {
     this.documents = [];
     this.bytes = 0;
     await this.store.writeDocuments(documents);
+    this.onWritten?.(documents);
   }
 }
 
@@ -174,7 +180,7 @@ async function indexFiles(
     toRead.reduce((sum, { file }) => sum + file.size, 0),
     root,
   );
-  const batch = new WriteBatch(store);
+  const batch = new WriteBatch(store, options.onWritten);
   try {
     // Tasks start ahead in a window but finish in file order, so ids are deterministic.
     const inFlight: Promise<PreparedDocument>[] = [];

@@ -321,6 +321,38 @@ describe("graph extraction", () => {
     }
   });
 
+  it("takes class fields whose value is a function as methods, in TypeScript and JavaScript", async () => {
+    const ts = await graphOf(
+      "typescript",
+      "src/context.ts",
+      `class Context {
+  #secret = () => 1
+  private code = 200
+  status = (status: number): void => {
+    this.code = status
+  }
+  text: Respond = (body) => this.status(200)
+  static make = function () { return new Context() }
+}
+`,
+    );
+    expect(defs(ts)).toEqual([
+      "class Context",
+      "method status < Context",
+      "method text < Context",
+      "method make < Context",
+    ]);
+    expect(ts.definitions[1]).toMatchObject({ startLine: 4, endLine: 6 });
+    // The field's own name is not a use of it; the call in `text` is (and `new` constructs).
+    expect(refs(ts, "call")).toEqual(["Context", "status"]);
+    const js = await graphOf(
+      "javascript",
+      "src/context.js",
+      "class Context {\n  status = (s) => { this.code = s }\n  count = 3\n}\n",
+    );
+    expect(defs(js)).toEqual(["class Context", "method status < Context"]);
+  });
+
   it("records each use with its lines, once per line, and signatures up to the body", async () => {
     const graph = await graphOf(
       "typescript",

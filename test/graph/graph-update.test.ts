@@ -56,6 +56,10 @@ describe("the code graph after files change", () => {
     await engine.index();
   }
 
+  it("builds at the end of an index run, from the rows it wrote, the graph every stored row gives", async () => {
+    expect(shape(await engine.loadGraph())).toEqual(shape(await fullBuild()));
+  });
+
   it("updates from the written files alone and equals a graph built from every file", async () => {
     const before = await source.load();
     const builds = fullBuilds;

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LoadedGraph } from "../../src/core/graph.js";
 import { ContextEngine } from "../../src/engine/context-engine.js";
 import { CachedGraphSource } from "../../src/engine/graph-source.js";
+import { mentionSeeds } from "../../src/graph/graph-seeds.js";
 import { rankAround } from "../../src/graph/graph-walk.js";
 import { pageRank } from "../../src/graph/page-rank.js";
 import { SqliteStore } from "../../src/store/sqlite/sqlite-store.js";
@@ -60,6 +61,18 @@ describe("the code graph in memory", () => {
     expect(of("splitPath")).toBeGreaterThan(of("joinPath"));
     expect(of("splitPath")).toBeGreaterThan(of("handleRequest"));
     expect(of("normalize")).toBeGreaterThan(of("tokens"));
+  });
+
+  it("takes the names a task writes as code for the definitions it means, dotted ones too", () => {
+    const named = (task: string) =>
+      [...mentionSeeds(graph, task).keys()].map((node) => graph.nodes[node]?.name).sort();
+    expect(named("fix `text.normalize` and `darken()` for empty input")).toEqual([
+      "darken",
+      "normalize",
+    ]);
+    // A plain word is not a mention; a compound name is, backticks or not.
+    expect(named("normalize the text before darken")).toEqual([]);
+    expect(named("splitPath drops empty parts")).toEqual(["splitPath"]);
   });
 
   it("walks from seeds both ways within the hop limit, nearest first", () => {

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { ChunkDraft } from "../../src/core/types.js";
 import { DocumentChunker } from "../../src/ingest/chunk/chunk-document.js";
 import { DEFAULT_CHUNK_LIMITS } from "../../src/ingest/chunk/draft-builder.js";
+import { separateSignatures } from "../../src/ingest/chunk/parse-source.js";
 import { estimateWithShape } from "../../src/tokens/estimate-counter.js";
 import { o200kCounter } from "../../src/tokens/o200k-counter.js";
 
@@ -106,6 +107,70 @@ const CASES: [file: string, language: string, expected: string[], parents: strin
   ],
 ];
 
+/** Overloaded call signatures in the no-semicolon style, then a class. */
+const OVERLOADS = `import type { Store } from './store'
+
+type Fields = Record<string, string>
+
+interface Lookup<S extends Shape> {
+  <Name extends keyof Globals>(name: Name): Globals[Name]
+  <Name extends keyof S['vars']>(name: Name): S['vars'][Name]
+}
+
+interface Assign<S extends Shape> {
+  <Name extends keyof Globals>(name: Name, value: Globals[Name]): void
+  <Name extends keyof S['vars']>(name: Name, value: S['vars'][Name]): void
+}
+
+interface Plain {
+  (body: string, code?: number, fields?: Fields): Reply
+  (body: string, init?: ReplyInit): Reply
+}
+
+interface Encoded {
+  <V = Encodable>(value: V, code?: number, fields?: Fields): Reply
+  <V = Encodable>(value: V, init?: ReplyInit): Reply
+}
+
+interface TypedEncoded {
+  <V>(
+    value: Plainly<V> extends Encodable ? V : Encodable,
+    code?: number
+  ): Typed<
+    Plainly<V> extends Encodable
+      ? Encodable extends Plainly<V>
+        ? never
+        : V
+      : never
+  >
+  <V>(
+    value: Plainly<V> extends Encodable ? V : Encodable,
+    init?: ReplyInit
+  ): Typed<
+    Plainly<V> extends Encodable
+      ? Encodable extends Plainly<V>
+        ? never
+        : V
+      : never
+  >
+}
+
+interface Markup {
+  (markup: string | Promise<string>, code?: number, fields?: Fields):
+    | Reply
+    | Promise<Reply>
+  (markup: string | Promise<string>, init?: ReplyInit): Reply | Promise<Reply>
+}
+
+export class Session<S extends Shape = any> {
+  lookup: Lookup<S> = (name) => this.vars[name]
+
+  status(code: number): void {
+    this.code = code
+  }
+}
+`;
+
 describe("code chunking with tree-sitter", () => {
   it.each(CASES)(
     "%s: splits at definitions and keeps the class → member hierarchy",
@@ -168,6 +233,41 @@ describe("code chunking with tree-sitter", () => {
     result.chunks.slice(1).forEach((part, index) => {
       expect(part.startLine).toBe((result.chunks[index]?.endLine ?? 0) + 1);
     });
+  });
+
+  it("reads TypeScript overloads written without semicolons, keeping every line where it was", async () => {
+    // tree-sitter's grammar takes each `<V>(…)` line for the rest of the one before; its
+    // recovery here wraps the whole file in one error node, and the class is lost.
+    const source = OVERLOADS;
+    const result = await new DocumentChunker(
+      { ...DEFAULT_CHUNK_LIMITS, minTokens: 0 },
+      o200kCounter,
+    ).chunk("session.ts", source);
+    const status = result.chunks.find((chunk) => chunk.symbol === "status");
+    expect(status).toMatchObject({ kind: "method", startLine: 58, endLine: 60 });
+    expect(status?.content.startsWith("  status(code: number): void {")).toBe(true);
+    expect(result.graph?.definitions.map((d) => `${d.kind} ${d.name}`)).toEqual(
+      expect.arrayContaining(["class Session", "method lookup", "method status"]),
+    );
+    expectCoverage(source, result.chunks);
+  });
+
+  it("separates only signatures that follow a finished line, in place of a space", () => {
+    const source =
+      "interface A {\n  <K>(k: K): Promise<V>\n  <K>(k: K, v: V): void\n}\nconst f =\n  <T>(x: T) => x\nconst g = (a: number) =>\n  <T>(b: T) => b\n";
+    const separated = separateSignatures(source);
+    expect(separated.length).toBe(source.length);
+    expect(separated.split("\n")).toEqual([
+      "interface A {",
+      "  <K>(k: K): Promise<V>",
+      "; <K>(k: K, v: V): void",
+      "}",
+      "const f =",
+      "  <T>(x: T) => x",
+      "const g = (a: number) =>",
+      "  <T>(b: T) => b",
+      "",
+    ]);
   });
 
   it("falls back to line windows for code the parser cannot read and for unknown files", async () => {

@@ -8,6 +8,7 @@ import {
   SchemaTooNewError,
   StoreError,
 } from "../../src/core/errors.js";
+import { graphFileKey } from "../../src/core/graph.js";
 import type { DocumentToStore } from "../../src/core/store.js";
 import { withSearchText } from "../../src/ingest/search-text.js";
 import { documentSearchTexts } from "../../src/ingest/stored-search-text.js";
@@ -362,6 +363,55 @@ describe("SqliteStore", () => {
     // Rows as loadGraph gives them.
     const all = (await store.loadGraph()).files;
     expect(users[0]).toEqual(all.find((file) => file.path === "src/c.ts"));
+    await store.close();
+  });
+
+  it("gives back the graph rows a caller holds where the stored file has the same hash", async () => {
+    const store = SqliteStore.open(join(tempDir(), "index.db"), { create: true });
+    const resource = await store.ensureResource("/repo", "git");
+    const defining = (path: string, name: string): DocumentToStore => ({
+      ...document(resource.id, path, `function ${name}() {}`),
+      graph: {
+        definitions: [
+          { name, kind: "function", startLine: 1, endLine: 1, parent: "", signature: "" },
+        ],
+        references: [],
+        imports: [],
+      },
+    });
+    const a = defining("src/a.ts", "alpha");
+    const b = defining("src/b.ts", "beta");
+    await store.writeDocuments([a, b]);
+    const stored = (await store.loadGraph()).files;
+    const held = (doc: DocumentToStore, name: string) => ({
+      hash: doc.hash,
+      record: {
+        resourceId: doc.resourceId,
+        path: doc.path,
+        language: doc.language,
+        definitions: [
+          { name, kind: "function" as const, startLine: 1, endLine: 1, parent: "", signature: "" },
+        ],
+        references: [],
+        imports: [],
+      },
+    });
+    // What the caller holds stands in for a file with its hash; another file is read.
+    const known = new Map([
+      [graphFileKey(a), held(a, "alphaHeld")],
+      [graphFileKey(b), { ...held(b, "betaHeld"), hash: "other content" }],
+    ]);
+    const loaded = await store.loadGraph(known);
+    expect(loaded.generation).toBe(await store.graphGeneration());
+    expect(loaded.files.map((file) => file.definitions.map((d) => d.name))).toEqual([
+      ["alphaHeld"],
+      ["beta"],
+    ]);
+    expect(loaded.files[1]).toEqual(stored[1]);
+    // A file removed since is gone, whatever the caller holds.
+    const removed = (await store.listDocuments(resource.id)).find((d) => d.path === "src/a.ts");
+    await store.removeDocuments([removed?.id ?? -1]);
+    expect((await store.loadGraph(known)).files.map((file) => file.path)).toEqual(["src/b.ts"]);
     await store.close();
   });
 

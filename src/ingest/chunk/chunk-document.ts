@@ -8,6 +8,7 @@ import { type ChunkLimits, DEFAULT_CHUNK_LIMITS } from "./draft-builder.js";
 import { GRAMMARS, languageOf } from "./languages.js";
 import { LineText } from "./line-text.js";
 import { chunkMarkdown } from "./markdown-chunker.js";
+import { parseSource } from "./parse-source.js";
 import { TokenMeter } from "./token-meter.js";
 import { parserFor } from "./tree-sitter-loader.js";
 import { chunkWindows } from "./window-chunker.js";
@@ -84,7 +85,7 @@ export class DocumentChunker {
   ): Promise<{ chunks: ChunkDraft[]; graph: FileGraph | null } | null> {
     let tree: ReturnType<typeof parser.parse> = null;
     try {
-      tree = parser.parse(content);
+      tree = parseSource(parser, language, content);
       if (!tree) return null;
       const chunks = chunkSyntaxTree(tree.rootNode, text, grammar, this.limits, this.meter);
       const graph = this.graph

@@ -6,9 +6,11 @@ import type {
   GraphImport,
   GraphReference,
   ImportTarget,
+  KnownGraphFiles,
   ReferenceKind,
   SymbolKind,
 } from "../../core/graph.js";
+import { graphFileKey } from "../../core/graph.js";
 import { GRAPH_GENERATION_KEY } from "./document-writes.js";
 
 /** The counter every document write raises, "0" before the first. */
@@ -28,52 +30,77 @@ interface MutableFile {
   imports: GraphImport[];
 }
 
+/** Up to this share of documents unread, reading each one's rows beats scanning the tables. */
+const MAX_SHARE_READ_BY_DOCUMENT = 0.2;
+
 /**
- * Every document's graph rows, read in one pass over each table (in one read
- * transaction); references to names that no file defines are left out.
+ * Every document's graph rows (in one read transaction), in one pass over each
+ * table, or document by document when `known` holds most of them; references
+ * to names that no file defines are left out of what is read.
  */
-export function loadGraph(db: Database.Database): {
-  generation: string;
-  files: GraphFileRecord[];
-} {
+export function loadGraph(
+  db: Database.Database,
+  known?: KnownGraphFiles,
+): { generation: string; files: GraphFileRecord[] } {
   return db.transaction(() => {
-    const files = new Map<number, MutableFile>();
     const documents = db
       .prepare(
-        "SELECT id, resource_id AS resourceId, path, language FROM documents ORDER BY path, resource_id",
+        "SELECT id, resource_id AS resourceId, path, language, hash FROM documents ORDER BY path, resource_id",
       )
-      .all() as { id: number; resourceId: string; path: string; language: string }[];
-    for (const { id, ...document } of documents) {
-      files.set(id, { ...document, definitions: [], references: [], imports: [] });
+      .all() as (DocumentRow & { hash: string })[];
+    const records = new Map<number, GraphFileRecord>();
+    const unread: DocumentRow[] = [];
+    for (const { hash, ...document } of documents) {
+      const hit = known?.get(graphFileKey(document));
+      if (hit && hit.hash === hash) records.set(document.id, hit.record);
+      else unread.push(document);
     }
-    const definitions = db
-      .prepare(
-        `SELECT document_id AS documentId, name, kind, start_line AS startLine, end_line AS endLine,
-           parent, signature FROM graph_definitions ORDER BY document_id, start_line, id`,
-      )
-      .all() as ({ documentId: number; kind: SymbolKind } & Omit<GraphDefinition, "kind">)[];
-    for (const { documentId, ...definition } of definitions) {
-      files.get(documentId)?.definitions.push(definition);
-    }
-    const references = db
-      .prepare(
-        `SELECT document_id, name, kind, lines FROM graph_references
-         WHERE name IN (SELECT name FROM graph_definitions)`,
-      )
-      .raw()
-      .all() as [number, string, ReferenceKind, string][];
-    for (const [documentId, name, kind, lines] of references) {
-      files.get(documentId)?.references.push({ name, kind, lines: lines.split(",").map(Number) });
-    }
-    const imports = db
-      .prepare(
-        `SELECT document_id AS documentId, specifier, line, names, targets, reexport
-         FROM graph_imports ORDER BY document_id, line, rowid`,
-      )
-      .all() as ({ documentId: number } & ImportRow)[];
-    for (const row of imports) files.get(row.documentId)?.imports.push(toImport(row));
-    return { generation: graphGeneration(db), files: [...files.values()] };
+    const read =
+      unread.length <= MAX_SHARE_READ_BY_DOCUMENT * documents.length
+        ? recordsOf(db, unread)
+        : allRecordsOf(db, unread);
+    unread.forEach((document, index) => {
+      const record = read[index];
+      if (record) records.set(document.id, record);
+    });
+    const files = documents.flatMap(({ id }) => records.get(id) ?? []);
+    return { generation: graphGeneration(db), files };
   })();
+}
+
+/** The rows of `documents` (most of the index), in one pass over each table. */
+function allRecordsOf(db: Database.Database, documents: readonly DocumentRow[]): GraphFileRecord[] {
+  const files = new Map<number, MutableFile>();
+  for (const { id, ...document } of documents) {
+    files.set(id, { ...document, definitions: [], references: [], imports: [] });
+  }
+  const definitions = db
+    .prepare(
+      `SELECT document_id AS documentId, name, kind, start_line AS startLine, end_line AS endLine,
+         parent, signature FROM graph_definitions ORDER BY document_id, start_line, id`,
+    )
+    .all() as ({ documentId: number; kind: SymbolKind } & Omit<GraphDefinition, "kind">)[];
+  for (const { documentId, ...definition } of definitions) {
+    files.get(documentId)?.definitions.push(definition);
+  }
+  const references = db
+    .prepare(
+      `SELECT document_id, name, kind, lines FROM graph_references
+       WHERE name IN (SELECT name FROM graph_definitions)`,
+    )
+    .raw()
+    .all() as [number, string, ReferenceKind, string][];
+  for (const [documentId, name, kind, lines] of references) {
+    files.get(documentId)?.references.push({ name, kind, lines: lines.split(",").map(Number) });
+  }
+  const imports = db
+    .prepare(
+      `SELECT document_id AS documentId, specifier, line, names, targets, reexport
+       FROM graph_imports ORDER BY document_id, line, rowid`,
+    )
+    .all() as ({ documentId: number } & ImportRow)[];
+  for (const row of imports) files.get(row.documentId)?.imports.push(toImport(row));
+  return [...files.values()];
 }
 
 type DocumentRow = { id: number } & GraphFileKey & { language: string };

@@ -5,6 +5,7 @@ import { StoreError } from "../../core/errors.js";
 import type {
   GraphFileKey,
   GraphFileRecord,
+  KnownGraphFiles,
   ReferenceRecord,
   SymbolQuery,
   SymbolRecord,
@@ -120,8 +121,10 @@ export class SqliteStore implements Store {
     return graphSnapshot.graphGeneration(this.db);
   }
 
-  async loadGraph(): Promise<{ generation: string; files: GraphFileRecord[] }> {
-    return graphSnapshot.loadGraph(this.db);
+  async loadGraph(
+    known?: KnownGraphFiles,
+  ): Promise<{ generation: string; files: GraphFileRecord[] }> {
+    return graphSnapshot.loadGraph(this.db, known);
   }
 
   async loadGraphSince(
