@@ -1,4 +1,9 @@
-import type { GraphSource, KnownGraphFiles, LoadedGraph } from "../core/graph.js";
+import {
+  type GraphSource,
+  graphFileKey,
+  type KnownGraphFiles,
+  type LoadedGraph,
+} from "../core/graph.js";
 import type { Store } from "../core/store.js";
 import { CodeGraph } from "../graph/code-graph.js";
 import { parseGraph, serializeGraph } from "../graph/graph-cache.js";
@@ -101,9 +106,9 @@ export class CachedGraphSource implements GraphSource {
       }
       for (const [name, count] of counts) if (count !== 0) names.add(name);
     }
-    const writtenKeys = new Set(written.map((record) => `${record.resourceId}\0${record.path}`));
+    const writtenKeys = new Set(written.map(graphFileKey));
     const reread = (await this.store.loadGraphReferencing([...names])).filter(
-      (record) => !writtenKeys.has(`${record.resourceId}\0${record.path}`),
+      (record) => !writtenKeys.has(graphFileKey(record)),
     );
     // Rows read in two steps must be of one generation.
     if ((await this.store.graphGeneration()) !== since.generation) return null;

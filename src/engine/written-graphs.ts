@@ -16,15 +16,14 @@ export class WrittenGraphs {
   add(documents: readonly DocumentToStore[]): void {
     if (this.full) return;
     for (const document of documents) {
-      const graph = document.graph;
+      // Extraction gives definitions and imports in line order, as the store reads them back.
       const record: GraphFileRecord = {
         resourceId: document.resourceId,
         path: document.path,
         language: document.language,
-        // In line order, as the store reads them back (sorting is stable: ties keep extraction order).
-        definitions: [...(graph?.definitions ?? [])].sort((a, b) => a.startLine - b.startLine),
-        references: graph?.references ?? [],
-        imports: [...(graph?.imports ?? [])].sort((a, b) => a.line - b.line),
+        definitions: document.graph?.definitions ?? [],
+        references: document.graph?.references ?? [],
+        imports: document.graph?.imports ?? [],
       };
       this.files.set(graphFileKey(record), { hash: document.hash, record });
     }

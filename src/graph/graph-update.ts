@@ -1,4 +1,10 @@
-import type { GraphFile, GraphFileKey, GraphFileRecord, GraphNode } from "../core/graph.js";
+import {
+  type GraphFile,
+  type GraphFileKey,
+  type GraphFileRecord,
+  type GraphNode,
+  graphFileKey,
+} from "../core/graph.js";
 import { EdgeRowsBuilder } from "./edge-rows.js";
 import { GraphBuilder, type GraphParts, pushTo, reexportsOf } from "./graph-builder.js";
 
@@ -26,12 +32,12 @@ export function updateGraphParts(
   for (const [index, file] of files.entries()) {
     const before = previous.files[index];
     if (!before || before.path !== file.path || before.resourceId !== file.resourceId) return null;
-    indexOf.set(fileKey(file), index);
+    indexOf.set(graphFileKey(file), index);
   }
   const recordAt = (records: readonly GraphFileRecord[]) => {
     const at = new Map<number, GraphFileRecord>();
     for (const record of records) {
-      const index = indexOf.get(fileKey(record));
+      const index = indexOf.get(graphFileKey(record));
       if (index === undefined) return null;
       at.set(index, record);
     }
@@ -108,8 +114,4 @@ function byName(
   const names = new Map<string, number[]>();
   for (const id of file.definitions) pushTo(names, (graph.nodes[id] as GraphNode).name, id);
   return names;
-}
-
-function fileKey(file: GraphFileKey): string {
-  return `${file.resourceId}\0${file.path}`;
 }

@@ -18,7 +18,12 @@ export function parseSource(parser: Parser, language: string, source: string): T
   if (!tree || language !== "typescript" || !tree.rootNode.hasError) return tree;
   const separated = separateSignatures(source);
   if (separated === source) return tree;
-  const again = parser.parse(separated);
+  let again: Tree | null = null;
+  try {
+    again = parser.parse(separated);
+  } catch {
+    // The first tree is still of use; the caller deletes it.
+  }
   if (!again) return tree;
   if (errorCount(again) < errorCount(tree)) {
     tree.delete();

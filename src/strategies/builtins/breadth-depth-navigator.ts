@@ -1,6 +1,11 @@
 import { reduceDetail } from "../../assemble/detail-depth.js";
 import type { ContextFragment, DetailDepth } from "../../core/fragment.js";
-import type { GraphFile, GraphNode, LoadedGraph } from "../../core/graph.js";
+import {
+  type GraphFile,
+  type GraphNode,
+  graphFileKey,
+  type LoadedGraph,
+} from "../../core/graph.js";
 import type {
   Backends,
   ContextRequest,
@@ -188,7 +193,7 @@ export class BreadthDepthNavigatorStrategy implements ContextStrategy {
     const maxFragments = (request.maxFragments ?? DEFAULT_MAX_FRAGMENTS) + MAX_REACHED;
     const linesOf = new Map<string, Promise<StoredLines>>();
     const stored = (file: GraphFile) => {
-      const key = `${file.resourceId}\0${file.path}`;
+      const key = graphFileKey(file);
       let lines = linesOf.get(key);
       if (!lines) {
         lines = text
