@@ -1,4 +1,5 @@
 import type { ContextFragment, DetailDepth } from "../core/fragment.js";
+import { withLines } from "../core/fragment-id.js";
 import { SYMBOL_KINDS } from "../core/graph.js";
 import type { ChunkKind } from "../core/types.js";
 
@@ -33,7 +34,7 @@ export function reduceDetail(
   const endLine = source.startLine + range.end;
   return {
     ...fragment,
-    id: `${source.resourceId}:${source.path}#L${startLine}-L${endLine}`,
+    id: withLines(fragment.id, startLine, endLine),
     source: { ...source, startLine, endLine },
     content: lines.slice(range.start, range.end + 1).join("\n"),
     detailDepth: depth,

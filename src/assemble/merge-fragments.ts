@@ -1,4 +1,5 @@
 import type { ContextFragment } from "../core/fragment.js";
+import { withLines } from "../core/fragment-id.js";
 
 /**
  * Merges fragments of the same file whose line ranges overlap or touch into one
@@ -81,10 +82,9 @@ function combine(a: ContextFragment, b: ContextFragment): ContextFragment {
   }
   const best = b.score > a.score ? b : a;
   const endLine = Math.max(endA, endB);
-  const { resourceId, path } = a.source;
   return {
     ...best,
-    id: `${resourceId}:${path}#L${a.source.startLine}-L${endLine}`,
+    id: withLines(a.id, a.source.startLine, endLine),
     source: { ...a.source, endLine },
     content,
     nodeId: [a.nodeId, b.nodeId].sort()[0] ?? a.nodeId,

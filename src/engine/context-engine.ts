@@ -6,6 +6,7 @@ import type { ResolvedConfig } from "../config/resolved-config.js";
 import { type GeneratorChoice, resolveGenerator } from "../contextualize/resolve-generator.js";
 import type { Embedder } from "../core/embedder.js";
 import { UsageError } from "../core/errors.js";
+import { fragmentIdShower } from "../core/fragment-id.js";
 import type { LoadedGraph, SymbolRecord } from "../core/graph.js";
 import type { Reranker } from "../core/reranker.js";
 import type { Store } from "../core/store.js";
@@ -226,14 +227,18 @@ export class ContextEngine {
       enabled,
       options.signal ? { signal: options.signal } : {},
     );
-    const packed = packToBudget(candidates, {
-      task: options.task,
-      budget: options.budget,
-      limit,
-      renderer: rendererFor(format, { explain: options.explain ?? false, runs }),
-      counter: this.counter,
-      allocation,
-    });
+    const showId = await this.fragmentIds();
+    const packed = packToBudget(
+      candidates.map((candidate) => ({ ...candidate, id: showId(candidate.id) })),
+      {
+        task: options.task,
+        budget: options.budget,
+        limit,
+        renderer: rendererFor(format, { explain: options.explain ?? false, runs }),
+        counter: this.counter,
+        allocation,
+      },
+    );
     const result = {
       ...packed,
       task: options.task,
@@ -244,6 +249,12 @@ export class ContextEngine {
     };
     const { output: _output, ...record } = result;
     return { ...result, requestId: this.recent.add(record) };
+  }
+
+  /** Fragment ids as outputs show them: without the resource while the index has one root. */
+  async fragmentIds(): Promise<(id: string) => string> {
+    const resources = await this.store.listResources();
+    return fragmentIdShower(resources.map((resource) => resource.id));
   }
 
   /** What the last request (or the one with this id) did: strategies, budgets, fragments. */

@@ -1,5 +1,6 @@
 import { readFileSync, statSync } from "node:fs";
 import { CtxError, PathNotFoundError, UsageError } from "../core/errors.js";
+import { parseFragmentId } from "../core/fragment-id.js";
 import type { Resource } from "../core/types.js";
 import { resolveInsideRoots } from "./safe-path.js";
 
@@ -17,11 +18,11 @@ export interface FragmentText {
   readonly text: string;
 }
 
-const FRAGMENT_ID = /^([0-9A-Z]{26}):(.+)#L(\d+)-L(\d+)$/;
-
 /**
- * The current text of a fragment (by id, `resourceId:path#Lstart-Lend`) or of
- * a line range of a file, read from disk, only inside the project's roots.
+ * The current text of a fragment (by id: `resourceId:path#Lstart-Lend`, or
+ * `path#Lstart-Lend` as an index of one root shows it, read from the first
+ * root) or of a line range of a file, read from disk, only
+ * inside the project's roots.
  */
 export function readFragment(
   resources: readonly Resource[],
@@ -32,17 +33,20 @@ export function readFragment(
   let startLine: number | undefined;
   let endLine: number | undefined;
   if ("id" in address) {
-    const match = FRAGMENT_ID.exec(address.id);
-    if (!match)
+    const parsed = parseFragmentId(address.id);
+    if (!parsed)
       throw new UsageError(
-        `not a fragment id: ${JSON.stringify(address.id)} (expected resourceId:path#Lstart-Lend)`,
+        `not a fragment id: ${JSON.stringify(address.id)} (expected path#Lstart-Lend or resourceId:path#Lstart-Lend)`,
       );
-    const resource = resources.find((candidate) => candidate.id === match[1]);
-    if (!resource) throw new UsageError(`fragment ${address.id} belongs to no root of this index`);
-    roots = [resource.root];
-    path = match[2] as string;
-    startLine = Number(match[3]);
-    endLine = Number(match[4]);
+    if (parsed.resourceId !== null) {
+      const resource = resources.find((candidate) => candidate.id === parsed.resourceId);
+      if (!resource)
+        throw new UsageError(`fragment ${address.id} belongs to no root of this index`);
+      roots = [resource.root];
+    }
+    path = parsed.path;
+    startLine = parsed.startLine;
+    endLine = parsed.endLine;
   } else {
     path = address.path;
     startLine = address.startLine;

@@ -8,6 +8,7 @@ import type {
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { describeRun } from "../assemble/renderers.js";
+import { fileFragmentId } from "../core/fragment-id.js";
 import type { ContextEngine } from "../engine/context-engine.js";
 import { VERSION } from "../version.js";
 import { registerGraphTools } from "./graph-tools.js";
@@ -127,9 +128,12 @@ export async function createMcpServer(engine: ContextEngine): Promise<McpServer>
     (args) =>
       guarded(async () => {
         const hits = await engine.search(args.query, args.limit ?? 10);
+        const showId = await engine.fragmentIds();
         return json(
           hits.map(({ chunk, score }) => ({
-            id: `${chunk.resourceId}:${chunk.path}#L${chunk.startLine}-L${chunk.endLine}`,
+            id: showId(
+              fileFragmentId(chunk.resourceId, chunk.path, chunk.startLine, chunk.endLine),
+            ),
             path: chunk.path,
             startLine: chunk.startLine,
             endLine: chunk.endLine,
@@ -157,7 +161,7 @@ export async function createMcpServer(engine: ContextEngine): Promise<McpServer>
           .string()
           .max(2000)
           .optional()
-          .describe("A fragment id like 01J...:src/app.ts#L10-L40."),
+          .describe("A fragment id like src/app.ts#L10-L40, as search or get_context gave it."),
         path: z
           .string()
           .max(1000)

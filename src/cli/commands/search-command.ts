@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { fileFragmentId } from "../../core/fragment-id.js";
 import type { TextHit } from "../../core/text-backend.js";
 import { queryTerms } from "../../text/code-tokenizer.js";
 import { ensureIndex } from "../ensure-index.js";
@@ -33,7 +34,8 @@ export function registerSearchCommand(
           const query = words.join(" ");
           const hits = await engine.search(query, flags.limit, flags.path);
           const terms = queryTerms(query);
-          const results = hits.map((hit) => toResult(hit, terms));
+          const showId = await engine.fragmentIds();
+          const results = hits.map((hit) => toResult(hit, terms, showId));
           if (flags.json) {
             process.stdout.write(`${JSON.stringify({ query, results })}\n`);
           } else if (results.length === 0) {
@@ -55,10 +57,10 @@ export function registerSearchCommand(
     );
 }
 
-function toResult(hit: TextHit, terms: readonly string[]) {
+function toResult(hit: TextHit, terms: readonly string[], showId: (id: string) => string) {
   const { chunk } = hit;
   return {
-    id: `${chunk.resourceId}:${chunk.path}#L${chunk.startLine}-L${chunk.endLine}`,
+    id: showId(fileFragmentId(chunk.resourceId, chunk.path, chunk.startLine, chunk.endLine)),
     path: chunk.path,
     startLine: chunk.startLine,
     endLine: chunk.endLine,

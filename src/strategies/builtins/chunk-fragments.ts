@@ -1,5 +1,6 @@
 import { reduceDetail } from "../../assemble/detail-depth.js";
 import type { ContextFragment } from "../../core/fragment.js";
+import { fileFragmentId } from "../../core/fragment-id.js";
 import type { TokenCounter } from "../../core/token-counter.js";
 import type { StoredChunk } from "../../core/types.js";
 
@@ -11,7 +12,7 @@ export function chunkFragment(
   counter: TokenCounter,
 ): ContextFragment {
   return {
-    id: `${chunk.resourceId}:${chunk.path}#L${chunk.startLine}-L${chunk.endLine}`,
+    id: fileFragmentId(chunk.resourceId, chunk.path, chunk.startLine, chunk.endLine),
     source: {
       kind: "file",
       resourceId: chunk.resourceId,

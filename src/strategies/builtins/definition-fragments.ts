@@ -1,4 +1,5 @@
 import type { ContextFragment, DetailDepth } from "../../core/fragment.js";
+import { fileFragmentId } from "../../core/fragment-id.js";
 import type { GraphFile, GraphNode } from "../../core/graph.js";
 import type { TokenCounter } from "../../core/token-counter.js";
 import type { ChunkKind, StoredChunk } from "../../core/types.js";
@@ -79,7 +80,7 @@ export function definitionFragment(
   const { start, end } = definitionRange(node, depth, lines);
   const content = lines.text(start, end);
   return {
-    id: `${file.resourceId}:${file.path}#L${start}-L${end}`,
+    id: fileFragmentId(file.resourceId, file.path, start, end),
     source: {
       kind: "file",
       resourceId: file.resourceId,
