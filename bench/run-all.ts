@@ -3,6 +3,8 @@ console.log("== indexing and queries: three.js ==");
 await import("./index-and-query.js");
 console.log("\n== code graph: three.js ==");
 await import("./graph.js");
+console.log("\n== git history: 10,000 generated commits, and vuejs/core ==");
+await import("./history.js");
 console.log("\n== strategy pipeline overhead: three.js ==");
 await import("./pipeline-overhead.js");
 console.log("\n== MCP: 50 concurrent get_context during refresh_index ==");

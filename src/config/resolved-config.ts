@@ -5,6 +5,7 @@ import {
 } from "../contextualize/contextualize-settings.js";
 import { DEFAULT_FIELD_WEIGHTS, type FieldWeights } from "../core/text-backend.js";
 import { type EmbeddingSettings, resolveEmbeddingSettings } from "../embed/embedding-settings.js";
+import { type HistorySettings, resolveHistorySettings } from "../history/history-settings.js";
 import { type ChunkLimits, DEFAULT_CHUNK_LIMITS } from "../ingest/chunk/draft-builder.js";
 import { DEFAULT_LIMITS, type HydrationLimits } from "../ingest/hydrate/discover-files.js";
 import { type RerankSettings, resolveRerankSettings } from "../rerank/rerank-settings.js";
@@ -26,6 +27,8 @@ export interface ResolvedConfig {
   readonly workers: number | null;
   /** Extract the code graph with the chunks (`[index] graph`, default true). */
   readonly graph: boolean;
+  /** `[history]`: the git history kept of git checkouts. */
+  readonly history: HistorySettings;
   /** Relative to the project root unless absolute. */
   readonly storePath: string;
   readonly fieldWeights: FieldWeights;
@@ -71,6 +74,7 @@ export function resolveConfig(
     },
     workers: merged.index?.workers ?? null,
     graph: merged.index?.graph ?? true,
+    history: resolveHistorySettings(files),
     storePath: merged.store?.path ?? DEFAULT_STORE_PATH,
     fieldWeights: { ...DEFAULT_FIELD_WEIGHTS, ...weights },
     query: { budget: merged.query?.budget ?? 8000, format: merged.query?.format ?? "markdown" },

@@ -1,5 +1,6 @@
 import type { BreakerRecord } from "./breaker.js";
 import type { FileGraph, GraphBackend } from "./graph.js";
+import type { HistoryStore } from "./history.js";
 import type { TextBackend, VectorHit } from "./text-backend.js";
 import type {
   ChunkDraft,
@@ -110,6 +111,8 @@ export interface StoreStats {
     readonly imports: number;
     readonly orphans: number;
   };
+  /** Stored commits and the file changes they hold. */
+  readonly history: { readonly commits: number; readonly changes: number };
 }
 
 /** A project's own record: per-project overrides that live with its index. */
@@ -125,7 +128,7 @@ export interface ProjectRecord {
  * Persistent index: resources, documents, chunks and their full-text index.
  * SQL dialects stay inside adapters; the core only sees this interface.
  */
-export interface Store extends TextBackend, GraphBackend {
+export interface Store extends TextBackend, GraphBackend, HistoryStore {
   /** Where the store lives, for messages (a file path or a connection name). */
   readonly location: string;
   listResources(): Promise<Resource[]>;

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { GeneratorChoice } from "../contextualize/resolve-generator.js";
 import type { Embedder } from "../core/embedder.js";
+import type { HistorySpan } from "../core/history.js";
 import type { Store, StoreStats } from "../core/store.js";
 import type { Resource } from "../core/types.js";
 import type { EmbedderChoice } from "../embed/resolve-embedder.js";
@@ -13,8 +14,14 @@ export interface StatusReport {
   readonly indexPath: string;
   readonly indexBytes: number;
   readonly store: StoreStats;
-  /** The roots, each with whether its folder is gone (files kept as last indexed). */
-  readonly resources: readonly (Resource & { readonly missing: boolean })[];
+  /**
+   * The roots, each with whether its folder is gone (files kept as last indexed)
+   * and, for git checkouts, what its stored history covers.
+   */
+  readonly resources: readonly (Resource & {
+    readonly missing: boolean;
+    readonly history: HistorySpan | null;
+  })[];
   readonly tokenCounter: string;
   readonly configFiles: readonly string[];
   readonly enabledStrategies: readonly string[];

@@ -1,6 +1,7 @@
 import { existsSync, realpathSync } from "node:fs";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { UsageError } from "../core/errors.js";
+import type { HistorySpan } from "../core/history.js";
 import type { Store } from "../core/store.js";
 import type { Resource } from "../core/types.js";
 
@@ -65,9 +66,13 @@ export async function coveredRoots(store: Store, root: string): Promise<string[]
 /** The index's roots, each with whether its folder is gone. */
 export async function rootsWithPresence(
   store: Store,
-): Promise<(Resource & { readonly missing: boolean })[]> {
-  return (await store.listResources()).map((resource) => ({
-    ...resource,
-    missing: !existsSync(resource.root),
-  }));
+): Promise<(Resource & { readonly missing: boolean; readonly history: HistorySpan | null })[]> {
+  const resources = await store.listResources();
+  return Promise.all(
+    resources.map(async (resource) => ({
+      ...resource,
+      missing: !existsSync(resource.root),
+      history: resource.kind === "git" ? await store.historySpan(resource.id) : null,
+    })),
+  );
 }

@@ -16,6 +16,7 @@ import type { IndexReport } from "../core/types.js";
 import { type EmbedProgress, type EmbedReport, embedIndex } from "../embed/embed-index.js";
 import type { EmbedderChoice } from "../embed/resolve-embedder.js";
 import { readPathAliases } from "../graph/path-aliases.js";
+import { type HistoryReport, ingestHistories } from "../history/ingest-history.js";
 import { type ChunkLimits, DEFAULT_CHUNK_LIMITS } from "../ingest/chunk/draft-builder.js";
 import type { IndexProgress } from "../ingest/index-resources.js";
 import { indexProject } from "./index-project.js";
@@ -63,6 +64,8 @@ export interface IndexRunReport extends IndexReport {
     /** Null when no embedder is configured, or the phase was skipped. */
     readonly report: EmbedReport | null;
   };
+  /** The git history read for each git checkout (none when `[history] enabled = false`). */
+  readonly history: readonly HistoryReport[];
 }
 
 /**
@@ -141,6 +144,9 @@ export async function runIndex(
     ...(options.onWritten ? { onWritten: options.onWritten } : {}),
   });
   await store.setMeta("ingest_version", ingest);
+  const history = await ingestHistories(store, files.resources, config.history, {
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
   const usage = new UsageMeter();
   const generator = await createGenerator(
     options.choice,
@@ -163,7 +169,12 @@ export async function runIndex(
   };
   if (options.dryRun) {
     const estimate = await estimateCost(store, generator, config.contextualize, counter);
-    return { ...files, contexts: { ...summary, report: null, estimate }, embeddings: noEmbedding };
+    return {
+      ...files,
+      contexts: { ...summary, report: null, estimate },
+      embeddings: noEmbedding,
+      history,
+    };
   }
   const report = await contextualizeIndex({
     store,
@@ -184,5 +195,5 @@ export async function runIndex(
           }),
         }
       : noEmbedding;
-  return { ...files, contexts: { ...summary, report, estimate: null }, embeddings };
+  return { ...files, contexts: { ...summary, report, estimate: null }, embeddings, history };
 }

@@ -5,6 +5,7 @@ import { ContextEngine } from "../../engine/context-engine.js";
 import type { IndexRunReport } from "../../engine/run-index.js";
 import { formatIndexReport } from "../format.js";
 import { formatContexts, formatEmbeddings } from "../format-contexts.js";
+import { formatHistory } from "../format-history.js";
 import { collect } from "../parse-options.js";
 
 interface IndexFlags {
@@ -81,7 +82,7 @@ export function registerIndexCommand(
             );
           } else {
             process.stdout.write(
-              `${forgottenLines}${formatIndexReport(report, engine.indexPath)}\n${formatContexts(report.contexts)}\n${formatEmbeddings(report.embeddings)}\n`,
+              `${forgottenLines}${formatIndexReport(report, engine.indexPath)}\n${formatContexts(report.contexts)}\n${formatEmbeddings(report.embeddings)}\n${formatHistory(report.history, report.resources.length)}`,
             );
           }
           return 0;

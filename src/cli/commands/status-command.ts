@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import type { HistorySpan } from "../../core/history.js";
 import { formatBytes, formatSkipped } from "../format.js";
 import { dbOption, withEngine } from "../with-engine.js";
 
@@ -34,6 +35,7 @@ export function registerStatusCommand(
                   .map(([language, count]) => `${language} ${count}`)
                   .join(", ") || "none"
               }`,
+              `History: ${store.history.commits} commits, ${store.history.changes} file changes`,
               `Code graph: ${store.graph.definitions} definitions, ${store.graph.references} references, ${store.graph.imports} imports${store.graph.orphans > 0 ? ` · ${store.graph.orphans} rows of files no longer indexed: the index is inconsistent; move it aside and run \`ctx index\`` : " · consistent with the chunks"}`,
               `Token counter: ${status.tokenCounter}`,
               `Contexts: ${status.contextGenerator.name}${status.contextGenerator.model ? ` (${status.contextGenerator.model})` : ""} — ${status.contextGenerator.reason}`,
@@ -57,6 +59,7 @@ export function registerStatusCommand(
                 `  ${resource.root} (${resource.kind}) · last indexed ${resource.lastIndexedAt ?? "never"}${gone}`,
               );
               lines.push(`    skipped: ${formatSkipped(resource.skipped)}`);
+              if (resource.history) lines.push(`    history: ${formatSpan(resource.history)}`);
             }
             if (status.resources.length === 0) lines.push("  none: run `ctx index <path>`");
             process.stdout.write(`${lines.join("\n")}\n`);
@@ -65,4 +68,11 @@ export function registerStatusCommand(
         );
       }),
     );
+}
+
+function formatSpan(span: HistorySpan): string {
+  if (span.commits === 0) return span.readAt ? "no commits" : "not read yet";
+  const days =
+    span.first && span.last ? `, ${span.first.slice(0, 10)} … ${span.last.slice(0, 10)}` : "";
+  return `${span.commits} ${span.commits === 1 ? "commit" : "commits"}${days}`;
 }

@@ -156,6 +156,43 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE documents ADD COLUMN graph_generation INTEGER NOT NULL DEFAULT 0;
   CREATE INDEX documents_by_graph_generation ON documents(graph_generation);
   `,
+  // 9: git history. A change row keeps the file's path in that commit and its
+  // lineage, the name it has now (renames followed), so a file's history and
+  // its co-changes are one indexed lookup; hunks stay in git.
+  `
+  CREATE TABLE history_commits (
+    id INTEGER PRIMARY KEY,
+    resource_id TEXT NOT NULL REFERENCES resources(id) ON DELETE CASCADE,
+    sha TEXT NOT NULL,
+    parents TEXT NOT NULL,
+    author TEXT NOT NULL,
+    email TEXT NOT NULL,
+    authored_at TEXT NOT NULL,
+    committed_at INTEGER NOT NULL,
+    subject TEXT NOT NULL,
+    body TEXT NOT NULL,
+    file_count INTEGER NOT NULL,
+    UNIQUE (resource_id, sha)
+  );
+  CREATE INDEX history_commits_by_time ON history_commits(resource_id, committed_at);
+
+  CREATE TABLE history_changes (
+    commit_id INTEGER NOT NULL REFERENCES history_commits(id) ON DELETE CASCADE,
+    resource_id TEXT NOT NULL,
+    path TEXT NOT NULL,
+    old_path TEXT,
+    lineage TEXT NOT NULL,
+    added INTEGER,
+    removed INTEGER
+  );
+  CREATE INDEX history_changes_by_commit ON history_changes(commit_id);
+  CREATE INDEX history_changes_by_lineage ON history_changes(resource_id, lineage, commit_id);
+
+  CREATE TABLE history_heads (
+    resource_id TEXT PRIMARY KEY REFERENCES resources(id) ON DELETE CASCADE,
+    head TEXT NOT NULL
+  );
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

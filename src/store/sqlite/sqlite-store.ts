@@ -11,6 +11,13 @@ import type {
   SymbolRecord,
 } from "../../core/graph.js";
 import type {
+  CoChange,
+  FileActivity,
+  FileCommit,
+  HistoryBatch,
+  HistorySpan,
+} from "../../core/history.js";
+import type {
   CachedContext,
   ChunkContextState,
   ChunkContextUpdate,
@@ -40,6 +47,7 @@ import * as contexts from "./context-queries.js";
 import { DocumentWrites } from "./document-writes.js";
 import * as graph from "./graph-queries.js";
 import * as graphSnapshot from "./graph-snapshot.js";
+import * as history from "./history-queries.js";
 import * as leases from "./leases.js";
 import { SCHEMA_VERSION } from "./migrations.js";
 import { openDatabase } from "./open-database.js";
@@ -107,6 +115,46 @@ export class SqliteStore implements Store {
       options.annThreshold ?? DEFAULT_ANN_THRESHOLD,
       options.onWarning ?? warnOnStderr,
     );
+  }
+
+  async listCommitShas(resourceId: string): Promise<string[]> {
+    return history.listCommitShas(this.db, resourceId);
+  }
+
+  async oldestCommits(
+    resourceId: string,
+    count: number,
+    beforeSeconds: number | null,
+  ): Promise<string[]> {
+    return history.oldestCommits(this.db, resourceId, count, beforeSeconds);
+  }
+
+  async writeHistory(batch: HistoryBatch): Promise<void> {
+    history.writeHistory(this.db, batch);
+  }
+
+  async historySpan(resourceId: string): Promise<HistorySpan> {
+    return history.historySpan(this.db, resourceId);
+  }
+
+  async fileActivity(
+    resourceId: string,
+    paths: readonly string[],
+  ): Promise<Map<string, FileActivity>> {
+    return history.fileActivity(this.db, resourceId, paths);
+  }
+
+  async coChanges(
+    resourceId: string,
+    path: string,
+    maxFiles: number,
+    limit: number,
+  ): Promise<CoChange[]> {
+    return history.coChanges(this.db, resourceId, path, maxFiles, limit);
+  }
+
+  async fileCommits(resourceId: string, path: string, limit: number): Promise<FileCommit[]> {
+    return history.fileCommits(this.db, resourceId, path, limit);
   }
 
   async findSymbols(query: SymbolQuery): Promise<SymbolRecord[]> {
@@ -255,7 +303,7 @@ export class SqliteStore implements Store {
                 (SELECT coalesce(sum(size), 0) FROM documents) AS bytes,
                 (SELECT max(last_indexed_at) FROM resources) AS lastIndexedAt`,
       )
-      .get() as Omit<StoreStats, "schemaVersion" | "languages" | "contexts" | "graph">;
+      .get() as Omit<StoreStats, "schemaVersion" | "languages" | "contexts" | "graph" | "history">;
     const languages: Record<string, number> = {};
     const rows = this.db
       .prepare(
@@ -269,6 +317,7 @@ export class SqliteStore implements Store {
       languages,
       contexts: contexts.contextCounts(this.db),
       graph: graph.graphStats(this.db),
+      history: history.historyStats(this.db),
     };
   }
 

@@ -1,0 +1,114 @@
+/** Git history of a resource (the cold tier): commits, the files each changed, and queries over them. */
+
+/** One file a commit changed, as git's numstat reports it. */
+export interface FileChange {
+  /** The path after the commit, relative to the resource's root. */
+  readonly path: string;
+  /** The path before, when the commit renamed the file; else null. */
+  readonly oldPath: string | null;
+  /** Lines added and removed; null for a binary file. */
+  readonly added: number | null;
+  readonly removed: number | null;
+}
+
+export interface CommitRecord {
+  /** 40 hex digits. */
+  readonly sha: string;
+  readonly parents: readonly string[];
+  readonly author: string;
+  readonly email: string;
+  /** Author date, ISO 8601 with the author's offset. */
+  readonly date: string;
+  /** Committer time in seconds since 1970: the order history is read in. */
+  readonly committedAt: number;
+  readonly subject: string;
+  /** The message after its subject line, trimmed (cut at `MAX_BODY_CHARS` when stored). */
+  readonly body: string;
+  readonly changes: readonly FileChange[];
+}
+
+/** A stored body is cut to this: history fragments show a few lines of it. */
+export const MAX_BODY_CHARS = 4000;
+
+/** What a resource's stored history covers. */
+export interface HistorySpan {
+  readonly commits: number;
+  /** HEAD and the limits the history was last read with; null until it has been. */
+  readonly readAt: string | null;
+  /** Author dates of the oldest and newest stored commits. */
+  readonly first: string | null;
+  readonly last: string | null;
+}
+
+/** How often and how lately a file changed (its history followed through renames). */
+export interface FileActivity {
+  /** The file's path now. */
+  readonly path: string;
+  readonly commits: number;
+  /** Author date of its latest change. */
+  readonly lastChanged: string;
+  readonly linesAdded: number;
+  readonly linesRemoved: number;
+}
+
+/** A file that changed in the same commits as another. */
+export interface CoChange {
+  readonly path: string;
+  /** Commits (each of at most the size limit) that changed both files. */
+  readonly together: number;
+}
+
+/** A commit that changed one file, with what it did to that file. */
+export interface FileCommit {
+  readonly sha: string;
+  readonly date: string;
+  readonly author: string;
+  readonly subject: string;
+  /** The file's path in that commit (its name then, before any later rename). */
+  readonly pathThen: string;
+  readonly added: number | null;
+  readonly removed: number | null;
+}
+
+/** One run's change to a resource's stored history, written atomically. */
+export interface HistoryBatch {
+  readonly resourceId: string;
+  /** Oldest first: each commit's renames are applied to the file names stored before it. */
+  readonly add: readonly CommitRecord[];
+  /** Commits HEAD no longer reaches (history rewritten) or past the configured limits. */
+  readonly remove: readonly string[];
+  /**
+   * Recompute every stored file name through the renames, newest commit first:
+   * needed when commits were not added in order on top of the stored ones.
+   */
+  readonly relink: boolean;
+  /** HEAD and limits, recorded once the whole run is written: the next run starts from it. */
+  readonly readAt: string | null;
+}
+
+/** Reading a resource's history: what strategies and ranking use. */
+export interface HistoryBackend {
+  historySpan(resourceId: string): Promise<HistorySpan>;
+  /** Activity of each file that has any, by its current path. */
+  fileActivity(resourceId: string, paths: readonly string[]): Promise<Map<string, FileActivity>>;
+  /**
+   * Files changed together with `path`, most often first, counting only commits
+   * that changed at most `maxFiles` files (sweeping ones say nothing).
+   */
+  coChanges(resourceId: string, path: string, maxFiles: number, limit: number): Promise<CoChange[]>;
+  /** The commits that changed a file (followed through renames), newest first. */
+  fileCommits(resourceId: string, path: string, limit: number): Promise<FileCommit[]>;
+}
+
+/** What the index keeps of a resource's history, and how it is changed. */
+export interface HistoryStore extends HistoryBackend {
+  /** Shas of the stored commits of a resource. */
+  listCommitShas(resourceId: string): Promise<string[]>;
+  /**
+   * Shas of the `count` oldest stored commits, and of any committed before
+   * `beforeSeconds` (null: no such bound): what falls out of the limits.
+   */
+  oldestCommits(resourceId: string, count: number, beforeSeconds: number | null): Promise<string[]>;
+  /** Applies a batch in one transaction: either all of it is stored or none. */
+  writeHistory(batch: HistoryBatch): Promise<void>;
+}

@@ -1,0 +1,330 @@
+import { execFile } from "node:child_process";
+import { availableParallelism } from "node:os";
+import { promisify } from "node:util";
+import type { CommitRecord, HistoryBatch, HistorySpan, HistoryStore } from "../core/history.js";
+import { GitHistoryError, readCommits } from "./git-log.js";
+import { type HistorySettings, sinceSeconds } from "./history-settings.js";
+
+const run = promisify(execFile);
+/** Ten thousand shas and more: rev-list's output is 41 bytes a commit. */
+const MAX_OUTPUT = 256 * 1024 * 1024;
+/** Commits written per transaction: a killed run keeps what it wrote, in order. */
+const BATCH = 500;
+/** Fewer commits than this per git process are not worth another one. */
+const MIN_PART = 1000;
+const MAX_PARALLEL_READS = 4;
+const LOCK_FILES = [
+  "package-lock.json",
+  "npm-shrinkwrap.json",
+  "pnpm-lock.yaml",
+  "yarn.lock",
+  "bun.lockb",
+  "poetry.lock",
+  "Pipfile.lock",
+  "uv.lock",
+  "Cargo.lock",
+  "Gemfile.lock",
+  "composer.lock",
+  "go.sum",
+  "mix.lock",
+  "pubspec.lock",
+  "Podfile.lock",
+  "flake.lock",
+  "packages.lock.json",
+];
+
+/** What one run did to a resource's stored history. */
+export interface HistoryReport {
+  readonly resourceId: string;
+  readonly root: string;
+  readonly added: number;
+  readonly removed: number;
+  /** Commits stored after the run, and the author dates of the oldest and newest. */
+  readonly commits: number;
+  readonly first: string | null;
+  readonly last: string | null;
+  /** Null when the root has no commits yet. */
+  readonly head: string | null;
+  /** The stored history was not an ancestor of HEAD (rebase, another branch): renames were re-followed. */
+  readonly rewritten: boolean;
+  readonly elapsedMs: number;
+  /** Why the history could not be read (what was stored is kept); null when it was. */
+  readonly error: string | null;
+}
+
+interface Checkout {
+  readonly head: string;
+  /** The root's folder inside the work tree ("" at its top, else ending in `/`). */
+  readonly prefix: string;
+}
+
+/**
+ * Brings a git checkout's stored history in line with what HEAD reaches within
+ * the limits: commits no longer reachable (history rewritten) or past the
+ * limits are removed, missing ones read with one streaming `git log`, oldest
+ * first. Nothing runs when HEAD and the limits are those of the last run.
+ */
+export async function ingestHistory(
+  store: HistoryStore,
+  resource: { readonly id: string; readonly root: string },
+  settings: HistorySettings,
+  options: { readonly signal?: AbortSignal } = {},
+): Promise<HistoryReport> {
+  const started = performance.now();
+  const checkout = await readCheckout(resource.root);
+  const span = await store.historySpan(resource.id);
+  const limits = limitsKey(settings);
+  const headKey = checkout ? `${checkout.head} ${limits}` : null;
+  const report = (added: number, removed: number, after: HistorySpan, rewritten: boolean) => ({
+    resourceId: resource.id,
+    root: resource.root,
+    added,
+    removed,
+    commits: after.commits,
+    first: after.first,
+    last: after.last,
+    head: checkout?.head ?? null,
+    rewritten,
+    elapsedMs: performance.now() - started,
+    error: null,
+  });
+  if (headKey !== null && span.readAt === headKey) return report(0, 0, span, false);
+  const [previousHead, previousLimits] = span.readAt?.split(" ") ?? [];
+  const write = (batch: Omit<HistoryBatch, "resourceId">) =>
+    store.writeHistory({ resourceId: resource.id, ...batch });
+  /** Reads commits given oldest first; true when in parallel parts (their renames then need following again). */
+  const readAll = async (shas: readonly string[]): Promise<boolean> => {
+    if (!checkout || shas.length === 0) return false;
+    const parts = readCommitsInParts(resource.root, checkout, shas, {
+      batchSize: BATCH,
+      onBatch: (add) => write({ add, remove: [], relink: false, readAt: null }),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    return (await parts) > 1;
+  };
+
+  // HEAD moved forward with the same limits: read what lies between, cut to the limits.
+  if (
+    checkout &&
+    previousHead &&
+    previousLimits === limits &&
+    (await isAncestor(resource.root, previousHead))
+  ) {
+    const added = await revList(resource.root, [
+      ...limitArguments(settings),
+      `${previousHead}..${checkout.head}`,
+      ...pathspec(checkout),
+    ]);
+    const inParts = await readAll(added.reverse());
+    const before = await store.historySpan(resource.id);
+    const removed = await pruneToLimits(store, resource.id, settings, before.commits);
+    await write({ add: [], remove: removed, relink: inParts, readAt: headKey });
+    return report(added.length, removed.length, await store.historySpan(resource.id), false);
+  }
+
+  // Anything else (first run, rewritten history, other limits): what HEAD reaches, against what is stored.
+  const stored = await store.listCommitShas(resource.id);
+  const reachable = checkout
+    ? await revList(resource.root, [
+        ...limitArguments(settings),
+        checkout.head,
+        ...pathspec(checkout),
+      ])
+    : [];
+  const reachableSet = new Set(reachable);
+  const storedSet = new Set(stored);
+  const stale = stored.filter((sha) => !reachableSet.has(sha));
+  const missing = reachable.filter((sha) => !storedSet.has(sha)).reverse();
+  if (stale.length > 0) await write({ add: [], remove: stale, relink: false, readAt: null });
+  const inParts = await readAll(missing);
+  // Renames are applied as commits arrive, which is right only for commits read in
+  // order on top of what is stored: after anything else (a run cut short included)
+  // every name is followed again.
+  const relink = inParts || stored.length > 0;
+  await write({ add: [], remove: [], relink, readAt: headKey });
+  const rewritten = previousHead !== undefined && previousLimits === limits;
+  return report(missing.length, stale.length, await store.historySpan(resource.id), rewritten);
+}
+
+/**
+ * Reads the commits (oldest first) with `git log --no-walk`: in one process
+ * for a few, else in up to one process per core over consecutive slices, since
+ * git's diffs are most of the time and each runs on one core.
+ */
+async function readCommitsInParts(
+  root: string,
+  checkout: Checkout,
+  shas: readonly string[],
+  options: {
+    readonly batchSize: number;
+    readonly onBatch: (commits: CommitRecord[]) => Promise<void>;
+    readonly signal?: AbortSignal;
+  },
+): Promise<number> {
+  const count = Math.max(
+    1,
+    Math.min(MAX_PARALLEL_READS, availableParallelism(), Math.floor(shas.length / MIN_PART)),
+  );
+  const size = Math.ceil(shas.length / count);
+  const stop = new AbortController();
+  const onAbort = () => stop.abort();
+  options.signal?.addEventListener("abort", onAbort, { once: true });
+  try {
+    await Promise.all(
+      Array.from({ length: count }, (_, part) =>
+        readCommits(
+          root,
+          [...pathArguments(checkout), "--no-walk=unsorted", "--stdin", ...diffPaths()],
+          {
+            stdin: `${shas.slice(part * size, (part + 1) * size).join("\n")}\n`,
+            batchSize: options.batchSize,
+            onBatch: options.onBatch,
+            signal: stop.signal,
+          },
+        ).catch((error: unknown) => {
+          stop.abort(); // the other parts stop too
+          throw error;
+        }),
+      ),
+    );
+  } finally {
+    options.signal?.removeEventListener("abort", onAbort);
+  }
+  return count;
+}
+
+/** The oldest stored commits past `max_commits`, or older than `since`. */
+async function pruneToLimits(
+  store: HistoryStore,
+  resourceId: string,
+  settings: HistorySettings,
+  commits: number,
+): Promise<string[]> {
+  const cutoff = settings.since ? sinceSeconds(settings.since) : null;
+  if (commits <= settings.maxCommits && cutoff === null) return [];
+  return store.oldestCommits(resourceId, Math.max(0, commits - settings.maxCommits), cutoff);
+}
+
+/**
+ * The history of each git checkout among the resources. A repository git cannot
+ * read is reported, not thrown: the files are indexed, and the history stored
+ * before stays as it was.
+ */
+export async function ingestHistories(
+  store: HistoryStore,
+  resources: readonly { readonly id: string; readonly root: string; readonly kind: string }[],
+  settings: HistorySettings,
+  options: { readonly signal?: AbortSignal } = {},
+): Promise<HistoryReport[]> {
+  if (!settings.enabled) return [];
+  const reports: HistoryReport[] = [];
+  for (const resource of resources) {
+    if (resource.kind !== "git") continue;
+    const started = performance.now();
+    try {
+      reports.push(await ingestHistory(store, resource, settings, options));
+    } catch (error) {
+      if (options.signal?.aborted || !(error instanceof GitHistoryError)) throw error;
+      const { commits, first, last } = await store.historySpan(resource.id);
+      reports.push({
+        resourceId: resource.id,
+        root: resource.root,
+        added: 0,
+        removed: 0,
+        commits,
+        first,
+        last,
+        head: null,
+        rewritten: false,
+        elapsedMs: performance.now() - started,
+        error: error.message,
+      });
+    }
+  }
+  return reports;
+}
+
+/**
+ * HEAD and where the root sits in its work tree; null when the repository has
+ * no commit yet. Throws when git cannot read the repository at all (not
+ * installed, a damaged `.git`, an owner git does not trust), so that the
+ * history stored before is kept rather than taken for gone.
+ */
+async function readCheckout(root: string): Promise<Checkout | null> {
+  let prefix: string;
+  try {
+    const { stdout } = await run("git", ["rev-parse", "--show-prefix"], { cwd: root });
+    prefix = stdout.split("\n")[0] ?? "";
+  } catch (error) {
+    const detail = (error as { stderr?: string }).stderr?.trim().split("\n")[0];
+    throw new GitHistoryError(root, detail || (error as Error).message);
+  }
+  try {
+    const { stdout } = await run("git", ["rev-parse", "--verify", "--quiet", "HEAD"], {
+      cwd: root,
+    });
+    const head = stdout.trim();
+    return /^[0-9a-f]{40,64}$/.test(head) ? { head, prefix } : null;
+  } catch {
+    return null; // no commit yet
+  }
+}
+
+/** Limits the history to the root's folder when it is not the top of its work tree. */
+function pathArguments(checkout: Checkout): string[] {
+  return checkout.prefix === "" ? [] : ["--relative"];
+}
+
+function pathspec(checkout: Checkout): string[] {
+  return checkout.prefix === "" ? [] : ["--", "."];
+}
+
+/** `git rev-list`'s shas, newest first. */
+async function revList(root: string, args: readonly string[]): Promise<string[]> {
+  try {
+    const { stdout } = await run("git", ["rev-list", ...args], {
+      cwd: root,
+      maxBuffer: MAX_OUTPUT,
+    });
+    return stdout.split("\n").filter((line) => line.length > 0);
+  } catch (error) {
+    const detail = (error as { stderr?: string }).stderr?.trim().split("\n")[0];
+    throw new GitHistoryError(root, detail || (error as Error).message);
+  }
+}
+
+/**
+ * What the diffs cover: all but lock files, whose diffs (tens of thousands of
+ * generated lines) cost more than the rest of a history together and say
+ * nothing about the code (vuejs/core: 6.9 s → 4.1 s for 7,157 commits).
+ * `--full-history --sparse` keeps a commit that changed nothing else.
+ */
+function diffPaths(): string[] {
+  return [
+    "--full-history",
+    "--sparse",
+    "--",
+    ".",
+    ...LOCK_FILES.map((name) => `:(exclude,glob)**/${name}`),
+  ];
+}
+
+function limitArguments(settings: HistorySettings): string[] {
+  return [
+    `--max-count=${settings.maxCommits}`,
+    ...(settings.since ? [`--since=${settings.since}`] : []),
+  ];
+}
+
+async function isAncestor(root: string, sha: string): Promise<boolean> {
+  try {
+    await run("git", ["merge-base", "--is-ancestor", sha, "HEAD"], { cwd: root });
+    return true;
+  } catch {
+    return false; // not an ancestor, or no longer in the repository at all
+  }
+}
+
+function limitsKey(settings: HistorySettings): string {
+  return `max=${settings.maxCommits},since=${settings.since ?? ""}`.replaceAll(" ", "_");
+}

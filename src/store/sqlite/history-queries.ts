@@ -1,0 +1,234 @@
+import type Database from "better-sqlite3";
+import {
+  type CoChange,
+  type FileActivity,
+  type FileCommit,
+  type HistoryBatch,
+  type HistorySpan,
+  MAX_BODY_CHARS,
+} from "../../core/history.js";
+import { inWriteTransaction } from "./write-transaction.js";
+
+export function listCommitShas(db: Database.Database, resourceId: string): string[] {
+  return db
+    .prepare("SELECT sha FROM history_commits WHERE resource_id = ?")
+    .pluck()
+    .all(resourceId) as string[];
+}
+
+export function oldestCommits(
+  db: Database.Database,
+  resourceId: string,
+  count: number,
+  beforeSeconds: number | null,
+): string[] {
+  return db
+    .prepare(
+      `SELECT sha FROM history_commits WHERE resource_id = $r AND (
+         id IN (SELECT id FROM history_commits WHERE resource_id = $r
+                 ORDER BY committed_at, id LIMIT $count)
+         OR committed_at < $before)`,
+    )
+    .pluck()
+    .all({ r: resourceId, count, before: beforeSeconds ?? -1 }) as string[];
+}
+
+/** Adds and removes commits, follows renames, and records the head, in one transaction. */
+export function writeHistory(db: Database.Database, batch: HistoryBatch): void {
+  const { resourceId } = batch;
+  inWriteTransaction(db, () => {
+    const remove = db.prepare("DELETE FROM history_commits WHERE resource_id = ? AND sha = ?");
+    for (const sha of batch.remove) remove.run(resourceId, sha);
+    const addCommit = db.prepare(
+      `INSERT OR IGNORE INTO history_commits
+         (resource_id, sha, parents, author, email, authored_at, committed_at, subject, body, file_count)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    const addChange = db.prepare(
+      `INSERT INTO history_changes (commit_id, resource_id, path, old_path, lineage, added, removed)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    );
+    const rename = db.prepare(
+      "UPDATE history_changes SET lineage = ? WHERE resource_id = ? AND lineage = ?",
+    );
+    for (const commit of batch.add) {
+      const added = addCommit.run(
+        resourceId,
+        commit.sha,
+        commit.parents.join(" "),
+        commit.author,
+        commit.email,
+        commit.date,
+        commit.committedAt,
+        commit.subject,
+        commit.body.slice(0, MAX_BODY_CHARS),
+        commit.changes.length,
+      );
+      if (added.changes === 0) continue; // stored already (a run that was cut short)
+      // Files stored under a name this commit renames take the new name first.
+      for (const change of commit.changes) {
+        if (change.oldPath !== null && change.oldPath !== change.path)
+          rename.run(change.path, resourceId, change.oldPath);
+      }
+      for (const change of commit.changes) {
+        addChange.run(
+          added.lastInsertRowid,
+          resourceId,
+          change.path,
+          change.oldPath,
+          change.path,
+          change.added,
+          change.removed,
+        );
+      }
+    }
+    if (batch.relink) relinkRenames(db, resourceId);
+    if (batch.readAt !== null) {
+      db.prepare(
+        `INSERT INTO history_heads (resource_id, head) VALUES (?, ?)
+         ON CONFLICT (resource_id) DO UPDATE SET head = excluded.head`,
+      ).run(resourceId, batch.readAt);
+    }
+  });
+}
+
+interface ChangeRow {
+  rowid: number;
+  commit_id: number;
+  path: string;
+  old_path: string | null;
+  lineage: string;
+}
+
+/**
+ * Every change's lineage from scratch: newest commit first, a path takes the
+ * name a later rename gave it. Only rows whose lineage differs are written.
+ */
+function relinkRenames(db: Database.Database, resourceId: string): void {
+  const rows = db
+    .prepare(
+      `SELECT c.rowid AS rowid, c.commit_id, c.path, c.old_path, c.lineage
+         FROM history_changes c JOIN history_commits m ON m.id = c.commit_id
+        WHERE m.resource_id = ?
+        ORDER BY m.committed_at DESC, m.id DESC`,
+    )
+    .all(resourceId) as ChangeRow[];
+  const update = db.prepare("UPDATE history_changes SET lineage = ? WHERE rowid = ?");
+  const later = new Map<string, string>();
+  let index = 0;
+  while (index < rows.length) {
+    // One commit's rows together: its renames apply to older commits only.
+    const commit = (rows[index] as ChangeRow).commit_id;
+    let end = index;
+    while (end < rows.length && (rows[end] as ChangeRow).commit_id === commit) end++;
+    const renames: [string, string][] = [];
+    for (const row of rows.slice(index, end)) {
+      const lineage = later.get(row.path) ?? row.path;
+      if (lineage !== row.lineage) update.run(lineage, row.rowid);
+      if (row.old_path !== null && row.old_path !== row.path) renames.push([row.old_path, lineage]);
+    }
+    for (const [from, lineage] of renames) later.set(from, lineage);
+    index = end;
+  }
+}
+
+export function historySpan(db: Database.Database, resourceId: string): HistorySpan {
+  const row = db
+    .prepare(
+      `SELECT count(*) AS commits,
+              (SELECT authored_at FROM history_commits WHERE resource_id = $r
+                ORDER BY committed_at, id LIMIT 1) AS first,
+              (SELECT authored_at FROM history_commits WHERE resource_id = $r
+                ORDER BY committed_at DESC, id DESC LIMIT 1) AS last,
+              (SELECT head FROM history_heads WHERE resource_id = $r) AS head
+         FROM history_commits WHERE resource_id = $r`,
+    )
+    .get({ r: resourceId }) as {
+    commits: number;
+    first: string | null;
+    last: string | null;
+    head: string | null;
+  };
+  return { commits: row.commits, readAt: row.head, first: row.first, last: row.last };
+}
+
+export function fileActivity(
+  db: Database.Database,
+  resourceId: string,
+  paths: readonly string[],
+): Map<string, FileActivity> {
+  const statement = db.prepare(
+    `SELECT count(DISTINCT commit_id) AS commits, total(added) AS added, total(removed) AS removed
+       FROM history_changes WHERE resource_id = ? AND lineage = ?`,
+  );
+  // Author dates carry their offsets, so the latest is the one committed last, not the largest string.
+  const latest = db.prepare(
+    `SELECT m.authored_at FROM history_changes c JOIN history_commits m ON m.id = c.commit_id
+      WHERE c.resource_id = ? AND c.lineage = ? ORDER BY m.committed_at DESC, m.id DESC LIMIT 1`,
+  );
+  const found = new Map<string, FileActivity>();
+  for (const path of new Set(paths)) {
+    const row = statement.get(resourceId, path) as {
+      commits: number;
+      added: number;
+      removed: number;
+    };
+    if (row.commits === 0) continue;
+    found.set(path, {
+      path,
+      commits: row.commits,
+      lastChanged: latest.pluck().get(resourceId, path) as string,
+      linesAdded: row.added,
+      linesRemoved: row.removed,
+    });
+  }
+  return found;
+}
+
+export function coChanges(
+  db: Database.Database,
+  resourceId: string,
+  path: string,
+  maxFiles: number,
+  limit: number,
+): CoChange[] {
+  return db
+    .prepare(
+      `SELECT other.lineage AS path, count(DISTINCT other.commit_id) AS together
+         FROM history_changes mine
+         JOIN history_commits m ON m.id = mine.commit_id AND m.file_count <= ?
+         JOIN history_changes other ON other.commit_id = mine.commit_id
+        WHERE mine.resource_id = ? AND mine.lineage = ? AND other.lineage <> mine.lineage
+        GROUP BY other.lineage
+        ORDER BY together DESC, other.lineage
+        LIMIT ?`,
+    )
+    .all(maxFiles, resourceId, path, limit) as CoChange[];
+}
+
+export function fileCommits(
+  db: Database.Database,
+  resourceId: string,
+  path: string,
+  limit: number,
+): FileCommit[] {
+  return db
+    .prepare(
+      `SELECT m.sha, m.authored_at AS date, m.author, m.subject, c.path AS pathThen,
+              c.added, c.removed
+         FROM history_changes c JOIN history_commits m ON m.id = c.commit_id
+        WHERE c.resource_id = ? AND c.lineage = ?
+        ORDER BY m.committed_at DESC, m.id DESC
+        LIMIT ?`,
+    )
+    .all(resourceId, path, limit) as FileCommit[];
+}
+
+export function historyStats(db: Database.Database): { commits: number; changes: number } {
+  return db
+    .prepare(
+      `SELECT (SELECT count(*) FROM history_commits) AS commits,
+              (SELECT count(*) FROM history_changes) AS changes`,
+    )
+    .get() as { commits: number; changes: number };
+}

@@ -1,0 +1,373 @@
+import { execFileSync } from "node:child_process";
+import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { HistoryBatch, HistoryStore } from "../../src/core/history.js";
+import type { Resource } from "../../src/core/types.js";
+import { LogParser, logArguments } from "../../src/history/git-log.js";
+import {
+  DEFAULT_HISTORY_SETTINGS,
+  type HistorySettings,
+  sinceSeconds,
+} from "../../src/history/history-settings.js";
+import { ingestHistories, ingestHistory } from "../../src/history/ingest-history.js";
+import { SqliteStore } from "../../src/store/sqlite/sqlite-store.js";
+import { tempDir, writeFiles } from "../helpers/temp-dir.js";
+
+const stores: SqliteStore[] = [];
+afterEach(async () => {
+  for (const store of stores.splice(0)) await store.close();
+});
+
+/** A repository whose commits are made one minute apart, from 2024-01-01, by whoever `author` names. */
+class Repo {
+  readonly root = realpathSync(tempDir("ctx-history-"));
+  private minute = 0;
+
+  constructor() {
+    this.git("init", "--quiet", "--initial-branch=main");
+  }
+
+  git(...args: string[]): string {
+    const date = new Date(Date.UTC(2024, 0, 1) + this.minute * 60_000).toISOString();
+    return execFileSync("git", args, {
+      cwd: this.root,
+      encoding: "utf8",
+      env: {
+        ...process.env,
+        GIT_AUTHOR_NAME: "Ada",
+        GIT_AUTHOR_EMAIL: "ada@example.com",
+        GIT_COMMITTER_NAME: "Ada",
+        GIT_COMMITTER_EMAIL: "ada@example.com",
+        GIT_AUTHOR_DATE: date,
+        GIT_COMMITTER_DATE: date,
+      },
+    });
+  }
+
+  /** `count` commits on top of HEAD in one process, each changing one of seven files; `renames` by commit number. */
+  fastImport(count: number, renames: Record<number, [string, string]> = {}): void {
+    const parts: string[] = [];
+    for (let i = 0; i < count; i++) {
+      this.minute++;
+      const when = Math.floor(Date.UTC(2024, 0, 1) / 1000) + this.minute * 60;
+      const message = `c${i}\n`;
+      const content = `v${i}\n`;
+      parts.push(
+        "commit refs/heads/main",
+        `committer Ada <ada@example.com> ${when} +0000`,
+        `data ${Buffer.byteLength(message)}`,
+        message,
+        ...(i === 0 ? ["from refs/heads/main^0"] : []),
+        ...(renames[i] ? [`R ${renames[i][0]} ${renames[i][1]}`] : []),
+        `M 100644 inline f${i % 7}.ts`,
+        `data ${Buffer.byteLength(content)}`,
+        content,
+      );
+    }
+    execFileSync("git", ["fast-import", "--quiet"], { cwd: this.root, input: parts.join("\n") });
+  }
+
+  commit(message: string, files: Record<string, string | Buffer> = {}): string {
+    writeFiles(this.root, files);
+    this.git("add", "--all");
+    this.minute++;
+    this.git("commit", "--quiet", "--allow-empty", "--message", message);
+    return this.git("rev-parse", "HEAD").trim();
+  }
+}
+
+/** Every store adapter: the history contract is the same for each. */
+const ADAPTERS: [string, () => SqliteStore][] = [
+  [
+    "sqlite",
+    () => SqliteStore.open(join(tempDir("ctx-history-db-"), "index.db"), { create: true }),
+  ],
+];
+let openStore = (ADAPTERS[0] as [string, () => SqliteStore])[1];
+
+async function storeFor(root: string): Promise<{ store: SqliteStore; resource: Resource }> {
+  const store = openStore();
+  stores.push(store);
+  return { store, resource: await store.ensureResource(root, "git") };
+}
+
+const lines = (n: number, tag = "line") =>
+  Array.from({ length: n }, (_, i) => `${tag} ${i}`).join("\n");
+
+describe.each(ADAPTERS)("git history ingestion (%s store)", (_name, open) => {
+  beforeAll(() => {
+    openStore = open;
+  });
+
+  it("stores each commit with its author, date, message and per-file line counts", async () => {
+    const repo = new Repo();
+    repo.commit("add the parser", {
+      "src/parse.ts": lines(10),
+      "logo.png": Buffer.from([0, 1, 2]),
+    });
+    const second = repo.commit(
+      "fix: parse empty input\n\nThe parser threw on ''.\nNow it returns [].",
+      {
+        "src/parse.ts": `${lines(8)}\nchanged\n`,
+      },
+    );
+    const { store, resource } = await storeFor(repo.root);
+    const report = await ingestHistory(store, resource, DEFAULT_HISTORY_SETTINGS);
+    expect(report).toMatchObject({ added: 2, removed: 0, commits: 2, head: second, error: null });
+    const [latest] = await store.fileCommits(resource.id, "src/parse.ts", 5);
+    expect(latest).toMatchObject({
+      sha: second,
+      author: "Ada",
+      subject: "fix: parse empty input",
+      pathThen: "src/parse.ts",
+      added: 1,
+      removed: 2,
+    });
+    expect(latest?.date).toMatch(/^2024-01-01T00:02:00/);
+    const activity = await store.fileActivity(resource.id, ["src/parse.ts", "logo.png", "nope.ts"]);
+    expect(activity.get("src/parse.ts")).toMatchObject({ commits: 2, linesAdded: 11 });
+    expect(activity.get("logo.png")).toMatchObject({ commits: 1, linesAdded: 0 });
+    expect(activity.has("nope.ts")).toBe(false);
+    const span = await store.historySpan(resource.id);
+    expect(span).toMatchObject({ commits: 2 });
+    expect(span.first).toMatch(/^2024-01-01T00:01/);
+  });
+
+  it("follows a file's history through renames", async () => {
+    const repo = new Repo();
+    repo.commit("one", { "old/name.ts": lines(30) });
+    repo.commit("two", { "old/name.ts": `${lines(30)}\nmore` });
+    mkdirSync(join(repo.root, "new"));
+    repo.git("mv", "old/name.ts", "new/name.ts");
+    repo.commit("move it");
+    repo.commit("three", { "new/name.ts": `${lines(30)}\nmore\nagain` });
+    const { store, resource } = await storeFor(repo.root);
+    await ingestHistory(store, resource, DEFAULT_HISTORY_SETTINGS);
+    const commits = await store.fileCommits(resource.id, "new/name.ts", 10);
+    expect(commits.map((commit) => commit.subject)).toEqual(["three", "move it", "two", "one"]);
+    expect(commits.map((commit) => commit.pathThen)).toEqual([
+      "new/name.ts",
+      "new/name.ts",
+      "old/name.ts",
+      "old/name.ts",
+    ]);
+    expect((await store.fileActivity(resource.id, ["old/name.ts"])).size).toBe(0);
+  });
+
+  it("reads only new commits, and nothing when HEAD has not moved", async () => {
+    const repo = new Repo();
+    repo.commit("one", { "a.ts": "a" });
+    repo.commit("two", { "b.ts": "b" });
+    const { store, resource } = await storeFor(repo.root);
+    await ingestHistory(store, resource, DEFAULT_HISTORY_SETTINGS);
+    const again = await ingestHistory(store, resource, DEFAULT_HISTORY_SETTINGS);
+    expect(again).toMatchObject({ added: 0, removed: 0, commits: 2 });
+    repo.git("mv", "a.ts", "c.ts");
+    repo.commit("rename a to c");
+    const next = await ingestHistory(store, resource, DEFAULT_HISTORY_SETTINGS);
+    expect(next).toMatchObject({ added: 1, removed: 0, commits: 3, rewritten: false });
+    // The rename of a commit added on top applies to what was stored before it.
+    expect((await store.fileCommits(resource.id, "c.ts", 5)).map((c) => c.subject)).toEqual([
+      "rename a to c",
+      "one",
+    ]);
+  });
+
+  it("drops commits HEAD no longer reaches when history is rewritten", async () => {
+    const repo = new Repo();
+    repo.commit("one", { "a.ts": lines(20) });
+    repo.git("mv", "a.ts", "b.ts");
+    const renamed = repo.commit("rename a to b");
+    const { store, resource } = await storeFor(repo.root);
+    await ingestHistory(store, resource, DEFAULT_HISTORY_SETTINGS);
+    // Rewrite: drop the rename and commit something else in its place.
+    repo.git("reset", "--quiet", "--hard", "HEAD~1");
+    const replacement = repo.commit("edit a instead", { "a.ts": `${lines(20)}\nmore` });
+    const report = await ingestHistory(store, resource, DEFAULT_HISTORY_SETTINGS);
+    expect(report).toMatchObject({ added: 1, removed: 1, commits: 2, rewritten: true });
+    const shas = await store.listCommitShas(resource.id);
+    expect(shas).not.toContain(renamed);
+    expect(shas).toContain(replacement);
+    // The dropped rename no longer carries a.ts's history to b.ts.
+    expect((await store.fileCommits(resource.id, "a.ts", 5)).map((c) => c.subject)).toEqual([
+      "edit a instead",
+      "one",
+    ]);
+    expect((await store.fileActivity(resource.id, ["b.ts"])).size).toBe(0);
+  });
+
+  it("counts co-changes only from commits of at most the size limit", async () => {
+    const repo = new Repo();
+    const wide = Object.fromEntries(
+      Array.from({ length: 6 }, (_, i) => [`src/f${i}.ts`, `v1 ${i}`]),
+    );
+    repo.commit("touch everything", wide);
+    repo.commit("pair", { "src/f0.ts": "v2", "src/f1.ts": "v2" });
+    repo.commit("pair again", { "src/f0.ts": "v3", "src/f1.ts": "v3", "src/f2.ts": "v3" });
+    const { store, resource } = await storeFor(repo.root);
+    await ingestHistory(store, resource, DEFAULT_HISTORY_SETTINGS);
+    expect(await store.coChanges(resource.id, "src/f0.ts", 5, 10)).toEqual([
+      { path: "src/f1.ts", together: 2 },
+      { path: "src/f2.ts", together: 1 },
+    ]);
+    expect((await store.coChanges(resource.id, "src/f0.ts", 30, 10))[0]).toEqual({
+      path: "src/f1.ts",
+      together: 3,
+    });
+  });
+
+  it("keeps the newest max_commits, and follows a change of the limits", async () => {
+    const repo = new Repo();
+    for (let i = 0; i < 5; i++) repo.commit(`c${i}`, { "a.ts": `v${i}` });
+    const { store, resource } = await storeFor(repo.root);
+    const limited: HistorySettings = { ...DEFAULT_HISTORY_SETTINGS, maxCommits: 3 };
+    expect(await ingestHistory(store, resource, limited)).toMatchObject({ added: 3, commits: 3 });
+    expect((await store.fileCommits(resource.id, "a.ts", 10)).map((c) => c.subject)).toEqual([
+      "c4",
+      "c3",
+      "c2",
+    ]);
+    repo.commit("c5", { "a.ts": "v5" });
+    expect(await ingestHistory(store, resource, limited)).toMatchObject({
+      added: 1,
+      removed: 1,
+      commits: 3,
+    });
+    const all = await ingestHistory(store, resource, DEFAULT_HISTORY_SETTINGS);
+    expect(all).toMatchObject({ added: 3, removed: 0, commits: 6 });
+    const since = { ...DEFAULT_HISTORY_SETTINGS, since: "2024-01-01 00:04" };
+    expect(await ingestHistory(store, resource, since)).toMatchObject({ commits: 3 });
+  });
+
+  it("reads a root inside a work tree as its own history, paths relative to it", async () => {
+    const repo = new Repo();
+    repo.commit("outside", { "other/x.ts": "x" });
+    repo.commit("inside", { "pkg/src/y.ts": "y", "other/x.ts": "x2" });
+    const { store, resource } = await storeFor(join(repo.root, "pkg"));
+    const report = await ingestHistory(store, resource, DEFAULT_HISTORY_SETTINGS);
+    expect(report).toMatchObject({ added: 1, commits: 1 });
+    expect((await store.fileActivity(resource.id, ["src/y.ts"])).get("src/y.ts")?.commits).toBe(1);
+    expect(await store.coChanges(resource.id, "src/y.ts", 30, 10)).toEqual([]);
+  });
+
+  it("reads nothing from folders that are not git checkouts or have no commit yet", async () => {
+    const plain = tempDir("ctx-history-plain-");
+    const empty = new Repo();
+    mkdirSync(join(empty.root, "src"));
+    const { store, resource } = await storeFor(empty.root);
+    const reports = await ingestHistories(
+      store,
+      [
+        { id: resource.id, root: empty.root, kind: "git" },
+        { id: "folder", root: plain, kind: "folder" },
+      ],
+      DEFAULT_HISTORY_SETTINGS,
+    );
+    expect(reports).toHaveLength(1);
+    expect(reports[0]).toMatchObject({ head: null, commits: 0, error: null });
+    expect(
+      await ingestHistories(store, [{ ...resource }], {
+        ...DEFAULT_HISTORY_SETTINGS,
+        enabled: false,
+      }),
+    ).toEqual([]);
+  });
+
+  it("parses git's output however it arrives, odd characters in messages included", async () => {
+    const repo = new Repo();
+    repo.commit("one", { "a b.ts": lines(3) });
+    repo.git("mv", "a b.ts", "c.ts");
+    repo.commit("two\n\nbody with \u001e and\ttabs\n\n  indented");
+    repo.commit("merge-like empty");
+    const output = repo.git(...logArguments().slice(2), "HEAD");
+    const whole = new LogParser();
+    const expected = [...whole.push(output), ...whole.end()];
+    expect(expected.map((commit) => commit.subject)).toEqual(["merge-like empty", "two", "one"]);
+    expect(expected[1]?.body).toBe("body with \u001e and\ttabs\n\n  indented");
+    expect(expected[1]?.changes).toEqual([
+      { path: "c.ts", oldPath: "a b.ts", added: 0, removed: 0 },
+    ]);
+    for (const size of [1, 2, 7, 64]) {
+      const parser = new LogParser();
+      const parsed = [];
+      for (let at = 0; at < output.length; at += size)
+        parsed.push(...parser.push(output.slice(at, at + size)));
+      parsed.push(...parser.end());
+      expect(parsed).toEqual(expected);
+    }
+  });
+
+  it("keeps a run cut short consistent, and the next run finishes it", async () => {
+    const repo = new Repo();
+    repo.commit("start", { "a.ts": lines(40) });
+    // Enough commits for several write batches, with a rename in the last one.
+    repo.fastImport(1100);
+    repo.git("reset", "--quiet", "--hard");
+    repo.git("mv", "a.ts", "z.ts");
+    repo.commit("rename a to z");
+    const { store, resource } = await storeFor(repo.root);
+    let writes = 0;
+    // The store as it is, but the second write fails as if the process died there.
+    const failing: HistoryStore = Object.assign(Object.create(store) as SqliteStore, {
+      writeHistory: async (batch: HistoryBatch) => {
+        if (++writes === 2) throw new Error("killed");
+        await store.writeHistory(batch);
+      },
+    });
+    await expect(ingestHistory(failing, resource, DEFAULT_HISTORY_SETTINGS)).rejects.toThrow(
+      "killed",
+    );
+    const partial = await store.historySpan(resource.id);
+    expect(partial.commits).toBe(500);
+    expect(partial.readAt).toBeNull();
+    const report = await ingestHistory(store, resource, DEFAULT_HISTORY_SETTINGS);
+    expect(report).toMatchObject({ added: 602, commits: 1102 });
+    expect((await store.fileCommits(resource.id, "z.ts", 5)).map((c) => c.subject)).toEqual([
+      "rename a to z",
+      "start",
+    ]);
+  }, 60_000);
+
+  it("follows renames across a long history read in parallel parts", async () => {
+    const repo = new Repo();
+    repo.commit("start", { "a.ts": lines(40) });
+    repo.fastImport(2400, { 1500: ["a.ts", "m.ts"] });
+    repo.git("reset", "--quiet", "--hard");
+    repo.git("mv", "m.ts", "z.ts");
+    repo.commit("rename m to z");
+    const { store, resource } = await storeFor(repo.root);
+    const report = await ingestHistory(store, resource, DEFAULT_HISTORY_SETTINGS);
+    expect(report).toMatchObject({ added: 2402, commits: 2402 });
+    const history = await store.fileCommits(resource.id, "z.ts", 5);
+    expect(history.map((c) => [c.subject, c.pathThen])).toEqual([
+      ["rename m to z", "z.ts"],
+      ["c1500", "m.ts"],
+      ["start", "a.ts"],
+    ]);
+  }, 60_000);
+
+  it("keeps the stored history when git cannot read the repository any more", async () => {
+    const repo = new Repo();
+    repo.commit("one", { "a.ts": "a" });
+    const { store, resource } = await storeFor(repo.root);
+    const settings = DEFAULT_HISTORY_SETTINGS;
+    await ingestHistories(store, [{ ...resource }], settings);
+    writeFileSync(join(repo.root, ".git", "HEAD"), "garbage\n");
+    const [report] = await ingestHistories(store, [{ ...resource }], settings);
+    expect(report?.error).toMatch(/could not read the git history of .*: .*\[history\] enabled/);
+    expect(report?.commits).toBe(1);
+    expect(await store.listCommitShas(resource.id)).toHaveLength(1);
+  });
+});
+
+describe("[history] since", () => {
+  it("reads both forms the config takes", () => {
+    const now = Date.UTC(2026, 5, 15, 12, 0, 0);
+    expect(sinceSeconds("2 years ago", now)).toBe(now / 1000 - 2 * 365 * 86_400);
+    expect(sinceSeconds("1 day ago", now)).toBe(now / 1000 - 86_400);
+    const local = new Date(2024, 0, 31, 10, 30).getTime() / 1000;
+    expect(sinceSeconds("2024-01-31 10:30")).toBe(local);
+    expect(sinceSeconds("2024-01-31")).toBe(new Date(2024, 0, 31).getTime() / 1000);
+  });
+});
