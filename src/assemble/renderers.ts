@@ -61,7 +61,7 @@ export function sourceLabel(fragment: ContextFragment): string {
     case "file":
       return `${source.path}:${source.startLine}-${source.endLine}`;
     case "commit":
-      return `commit ${source.sha}`;
+      return `commit ${source.sha.slice(0, 7)}`;
     case "decision":
       return `decision ${source.id}`;
   }
@@ -91,6 +91,14 @@ export function describeRun(run: StrategyRun): string {
   );
 }
 
+/** A fragment's markdown heading: its source, and for a commit who made it when, and why. */
+function headingOf(fragment: ContextFragment): string {
+  const { source } = fragment;
+  if (source.kind !== "commit") return sourceLabel(fragment);
+  const made = [source.date.slice(0, 10), source.author].filter((part) => part.length > 0);
+  return `${sourceLabel(fragment)}${made.length > 0 ? ` (${made.join(", ")})` : ""}: ${oneLine(source.subject)}`;
+}
+
 function languageOf(fragment: ContextFragment): string {
   return fragment.source.kind === "file" && fragment.source.language !== "text"
     ? fragment.source.language
@@ -117,7 +125,7 @@ function markdownRenderer({ explain, runs }: RenderOptions): Renderer {
       const context =
         explain && fragment.context ? `> context: ${oneLine(fragment.context)}\n\n` : "";
       return (
-        `## ${sourceLabel(fragment)}${symbol} (score ${formatScore(fragment.score)}${by})\n\n${context}` +
+        `## ${headingOf(fragment)}${symbol} (score ${formatScore(fragment.score)}${by})\n\n${context}` +
         `${fence}${languageOf(fragment)}\n${fragment.content}\n${fence}\n`
       );
     },
@@ -143,7 +151,9 @@ function xmlRenderer({ explain, runs }: RenderOptions): Renderer {
       const where =
         source.kind === "file"
           ? ` path="${escapeAttribute(source.path)}" lines="${source.startLine}-${source.endLine}"`
-          : ` source="${escapeAttribute(sourceLabel(fragment))}"`;
+          : source.kind === "commit"
+            ? ` commit="${source.sha}" date="${escapeAttribute(source.date)}" author="${escapeAttribute(source.author)}" subject="${escapeAttribute(source.subject)}"${source.path ? ` path="${escapeAttribute(source.path)}"` : ""}`
+            : ` source="${escapeAttribute(sourceLabel(fragment))}"`;
       const symbol = fragment.symbol ? ` symbol="${escapeAttribute(fragment.symbol)}"` : "";
       const depth = fragment.detailDepth === "full" ? "" : ` depth="${fragment.detailDepth}"`;
       const by = explain ? ` strategy="${escapeAttribute(fragment.strategy)}"` : "";
@@ -177,6 +187,16 @@ function jsonRenderer({ explain, runs }: RenderOptions): Renderer {
         score: Number(formatScore(fragment.score)),
         tokens: fragment.tokens,
         content: fragment.content,
+        ...(source.kind === "commit"
+          ? {
+              commit: {
+                sha: source.sha,
+                date: source.date,
+                author: source.author,
+                subject: source.subject,
+              },
+            }
+          : {}),
         ...(explain
           ? {
               strategy: fragment.strategy,

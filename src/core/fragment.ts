@@ -11,7 +11,17 @@ export type FragmentSource =
       readonly endLine: number;
       readonly language: string;
     }
-  | { readonly kind: "commit"; readonly sha: string }
+  | {
+      readonly kind: "commit";
+      /** 40 hex digits. */
+      readonly sha: string;
+      /** Author date, ISO 8601. */
+      readonly date: string;
+      readonly author: string;
+      readonly subject: string;
+      /** The file whose change the fragment shows, if one. */
+      readonly path: string | null;
+    }
   | { readonly kind: "decision"; readonly id: string };
 
 /** How much of a unit a fragment shows: all of it, its signature, or one line. */

@@ -98,6 +98,8 @@ export interface HistoryBackend {
   coChanges(resourceId: string, path: string, maxFiles: number, limit: number): Promise<CoChange[]>;
   /** The commits that changed a file (followed through renames), newest first. */
   fileCommits(resourceId: string, path: string, limit: number): Promise<FileCommit[]>;
+  /** Stored commits by sha (those not stored are left out). */
+  getCommits(resourceId: string, shas: readonly string[]): Promise<CommitSummary[]>;
 }
 
 /** What the index keeps of a resource's history, and how it is changed. */
@@ -111,4 +113,51 @@ export interface HistoryStore extends HistoryBackend {
   oldestCommits(resourceId: string, count: number, beforeSeconds: number | null): Promise<string[]>;
   /** Applies a batch in one transaction: either all of it is stored or none. */
   writeHistory(batch: HistoryBatch): Promise<void>;
+}
+
+/** A commit as fragments show it. */
+export interface CommitSummary {
+  readonly sha: string;
+  readonly date: string;
+  readonly author: string;
+  readonly subject: string;
+  readonly body: string;
+}
+
+/** Lines of a file (as it is now) that one commit last changed. */
+export interface BlamedCommit {
+  readonly sha: string;
+  /** How many of the asked-for lines it last changed. */
+  readonly lines: number;
+  /** The file's path in that commit, from the top of the work tree. */
+  readonly pathThen: string;
+  /** Committer time, seconds since 1970. */
+  readonly time: number;
+}
+
+/**
+ * History as strategies read it (`Backends.temporal`): the stored history and
+ * what only git can answer, line by line.
+ */
+export interface TemporalBackend {
+  fileActivity(resourceId: string, paths: readonly string[]): Promise<Map<string, FileActivity>>;
+  /** Co-changes within the configured commit size (`[history] co_change_max_files`). */
+  coChanges(resourceId: string, path: string, limit: number): Promise<CoChange[]>;
+  fileCommits(resourceId: string, path: string, limit: number): Promise<FileCommit[]>;
+  commits(resourceId: string, shas: readonly string[]): Promise<CommitSummary[]>;
+  /**
+   * The commits that last changed lines `startLine`–`endLine` of the file as it
+   * is in the working tree (git blame), most lines first; uncommitted lines are left out.
+   */
+  blame(
+    resourceId: string,
+    path: string,
+    startLine: number,
+    endLine: number,
+  ): Promise<BlamedCommit[]>;
+  /**
+   * The hunks of a file's diff in a commit (three lines of context), cut to
+   * `maxLines`; `path` is the file's path then, from the top of the work tree.
+   */
+  patch(resourceId: string, sha: string, path: string, maxLines: number): Promise<string>;
 }

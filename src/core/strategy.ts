@@ -1,5 +1,6 @@
 import type { ContextFragment } from "./fragment.js";
 import type { GraphSource } from "./graph.js";
+import type { TemporalBackend } from "./history.js";
 import type { Reranker } from "./reranker.js";
 import type { TextBackend, VectorBackend } from "./text-backend.js";
 import type { TokenCounter } from "./token-counter.js";
@@ -76,6 +77,8 @@ export interface Backends {
   readonly reranker?: Reranker;
   /** The code graph, when the index extracts one (`[index] graph`). */
   readonly graph?: GraphSource;
+  /** Git history, when a root is a git checkout whose history has been read (`[history]`). */
+  readonly temporal?: TemporalBackend;
 }
 
 /**

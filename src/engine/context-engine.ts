@@ -8,6 +8,7 @@ import type { Embedder } from "../core/embedder.js";
 import { UsageError } from "../core/errors.js";
 import { fragmentIdShower } from "../core/fragment-id.js";
 import type { LoadedGraph, SymbolRecord } from "../core/graph.js";
+import type { TemporalBackend } from "../core/history.js";
 import type { Reranker } from "../core/reranker.js";
 import type { Store } from "../core/store.js";
 import type { Backends } from "../core/strategy.js";
@@ -15,6 +16,11 @@ import type { TextHit } from "../core/text-backend.js";
 import type { TokenCounter } from "../core/token-counter.js";
 import { createEmbedder, type EmbedderChoice, resolveEmbedder } from "../embed/resolve-embedder.js";
 import { type RepoMap, repoMap } from "../graph/repo-map.js";
+import {
+  BlameCache,
+  GitTemporalBackend,
+  type HistoryRoot,
+} from "../history/git-temporal-backend.js";
 import { optionalFeatureStatus } from "../optional-packages.js";
 import { createReranker } from "../rerank/rerank-settings.js";
 import { ProjectBreakers } from "../strategies/breaker-board.js";
@@ -65,6 +71,8 @@ export class ContextEngine {
   private running: Promise<IndexRunReport> | null = null;
   private readonly embedders = new Map<string, Promise<Embedder | null>>();
   private reranker: Reranker | null | undefined;
+  /** Blames of the lines queries asked about, kept across requests. */
+  private readonly blames = new BlameCache();
   private readonly graph: CachedGraphSource;
 
   private constructor(
@@ -389,11 +397,32 @@ export class ContextEngine {
    * Full text always; the code graph unless `[index] graph` is off; vectors when
    * an embedder is configured and has written some.
    */
+  /** Git history for strategies, when some git checkout's history has been read. */
+  private async temporalBackend(): Promise<TemporalBackend | null> {
+    if (!this.config.history.enabled) return null;
+    const roots = new Map<string, HistoryRoot>();
+    for (const resource of await this.store.listResources()) {
+      if (resource.kind !== "git") continue;
+      const span = await this.store.historySpan(resource.id);
+      if (span.commits > 0 && span.readAt)
+        roots.set(resource.id, { root: resource.root, readAt: span.readAt });
+    }
+    if (roots.size === 0) return null;
+    return new GitTemporalBackend(
+      this.store,
+      roots,
+      this.config.history.coChangeMaxFiles,
+      this.blames,
+    );
+  }
+
   async backends(): Promise<Backends> {
     this.reranker ??= createReranker(this.config.rerank, this.env);
+    const temporal = await this.temporalBackend();
     const extras = {
       ...(this.reranker ? { reranker: this.reranker } : {}),
       ...(this.config.graph ? { graph: this.graph } : {}),
+      ...(temporal ? { temporal } : {}),
     };
     const embedder = this.store.vectorsAvailable ? await this.embedderFor() : null;
     if (!embedder || (await this.store.embeddingCoverage(embedder.id)).embedded === 0) {

@@ -38,12 +38,11 @@ export interface SelectOptions {
 
 /** True when every backend the strategy declares is present. */
 export function hasBackends(capabilities: StrategyCapabilities, backends: Backends): boolean {
-  // The temporal backend arrives with its issue.
   const available = {
     text: backends.text !== undefined,
     vector: backends.vector !== undefined,
     graph: backends.graph !== undefined,
-    temporal: false,
+    temporal: backends.temporal !== undefined,
   };
   return (
     (!capabilities.usesText || available.text) &&

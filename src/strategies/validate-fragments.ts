@@ -78,8 +78,19 @@ function validSource(source: unknown): FragmentSource | null {
           }
         : null;
     }
-    case "commit":
-      return typeof candidate.sha === "string" ? { kind: "commit", sha: candidate.sha } : null;
+    case "commit": {
+      const text = (value: unknown) => (typeof value === "string" ? value : "");
+      return typeof candidate.sha === "string" && candidate.sha.length > 0
+        ? {
+            kind: "commit",
+            sha: candidate.sha,
+            date: text(candidate.date),
+            author: text(candidate.author),
+            subject: text(candidate.subject),
+            path: typeof candidate.path === "string" ? candidate.path : null,
+          }
+        : null;
+    }
     case "decision":
       return typeof candidate.id === "string" ? { kind: "decision", id: candidate.id } : null;
     default:

@@ -1,5 +1,4 @@
-import { execFileSync } from "node:child_process";
-import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { HistoryBatch, HistoryStore } from "../../src/core/history.js";
@@ -12,70 +11,13 @@ import {
 } from "../../src/history/history-settings.js";
 import { ingestHistories, ingestHistory } from "../../src/history/ingest-history.js";
 import { SqliteStore } from "../../src/store/sqlite/sqlite-store.js";
-import { tempDir, writeFiles } from "../helpers/temp-dir.js";
+import { Repo } from "../helpers/git-history.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
 const stores: SqliteStore[] = [];
 afterEach(async () => {
   for (const store of stores.splice(0)) await store.close();
 });
-
-/** A repository whose commits are made one minute apart, from 2024-01-01, by whoever `author` names. */
-class Repo {
-  readonly root = realpathSync(tempDir("ctx-history-"));
-  private minute = 0;
-
-  constructor() {
-    this.git("init", "--quiet", "--initial-branch=main");
-  }
-
-  git(...args: string[]): string {
-    const date = new Date(Date.UTC(2024, 0, 1) + this.minute * 60_000).toISOString();
-    return execFileSync("git", args, {
-      cwd: this.root,
-      encoding: "utf8",
-      env: {
-        ...process.env,
-        GIT_AUTHOR_NAME: "Ada",
-        GIT_AUTHOR_EMAIL: "ada@example.com",
-        GIT_COMMITTER_NAME: "Ada",
-        GIT_COMMITTER_EMAIL: "ada@example.com",
-        GIT_AUTHOR_DATE: date,
-        GIT_COMMITTER_DATE: date,
-      },
-    });
-  }
-
-  /** `count` commits on top of HEAD in one process, each changing one of seven files; `renames` by commit number. */
-  fastImport(count: number, renames: Record<number, [string, string]> = {}): void {
-    const parts: string[] = [];
-    for (let i = 0; i < count; i++) {
-      this.minute++;
-      const when = Math.floor(Date.UTC(2024, 0, 1) / 1000) + this.minute * 60;
-      const message = `c${i}\n`;
-      const content = `v${i}\n`;
-      parts.push(
-        "commit refs/heads/main",
-        `committer Ada <ada@example.com> ${when} +0000`,
-        `data ${Buffer.byteLength(message)}`,
-        message,
-        ...(i === 0 ? ["from refs/heads/main^0"] : []),
-        ...(renames[i] ? [`R ${renames[i][0]} ${renames[i][1]}`] : []),
-        `M 100644 inline f${i % 7}.ts`,
-        `data ${Buffer.byteLength(content)}`,
-        content,
-      );
-    }
-    execFileSync("git", ["fast-import", "--quiet"], { cwd: this.root, input: parts.join("\n") });
-  }
-
-  commit(message: string, files: Record<string, string | Buffer> = {}): string {
-    writeFiles(this.root, files);
-    this.git("add", "--all");
-    this.minute++;
-    this.git("commit", "--quiet", "--allow-empty", "--message", message);
-    return this.git("rev-parse", "HEAD").trim();
-  }
-}
 
 /** Every store adapter: the history contract is the same for each. */
 const ADAPTERS: [string, () => SqliteStore][] = [

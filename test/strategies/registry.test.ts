@@ -94,6 +94,7 @@ ${extra}`;
       ["my-strategy", `${root}/ctx.toml`],
       ["semantic-embedding", "built-in"],
       ["simple-keyword", "built-in"],
+      ["temporal-archaeology", "built-in"],
     ]);
   });
 

@@ -1,6 +1,7 @@
 import type Database from "better-sqlite3";
 import {
   type CoChange,
+  type CommitSummary,
   type FileActivity,
   type FileCommit,
   type HistoryBatch,
@@ -231,4 +232,17 @@ export function historyStats(db: Database.Database): { commits: number; changes:
               (SELECT count(*) FROM history_changes) AS changes`,
     )
     .get() as { commits: number; changes: number };
+}
+
+export function getCommits(
+  db: Database.Database,
+  resourceId: string,
+  shas: readonly string[],
+): CommitSummary[] {
+  return db
+    .prepare(
+      `SELECT sha, authored_at AS date, author, subject, body FROM history_commits
+        WHERE resource_id = ? AND sha IN (SELECT value FROM json_each(?))`,
+    )
+    .all(resourceId, JSON.stringify(shas)) as CommitSummary[];
 }

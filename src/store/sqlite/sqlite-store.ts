@@ -12,6 +12,7 @@ import type {
 } from "../../core/graph.js";
 import type {
   CoChange,
+  CommitSummary,
   FileActivity,
   FileCommit,
   HistoryBatch,
@@ -155,6 +156,10 @@ export class SqliteStore implements Store {
 
   async fileCommits(resourceId: string, path: string, limit: number): Promise<FileCommit[]> {
     return history.fileCommits(this.db, resourceId, path, limit);
+  }
+
+  async getCommits(resourceId: string, shas: readonly string[]): Promise<CommitSummary[]> {
+    return history.getCommits(this.db, resourceId, shas);
   }
 
   async findSymbols(query: SymbolQuery): Promise<SymbolRecord[]> {

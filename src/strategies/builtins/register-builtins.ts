@@ -6,6 +6,7 @@ import { BreadthDepthNavigatorStrategy } from "./breadth-depth-navigator.js";
 import type { NavigatorSettings } from "./navigator-settings.js";
 import { SemanticEmbeddingStrategy } from "./semantic-embedding.js";
 import { SimpleKeywordStrategy } from "./simple-keyword.js";
+import { TemporalArchaeologyStrategy } from "./temporal-archaeology.js";
 
 /** Settings the built-ins take from the config. */
 export interface BuiltInSettings {
@@ -26,4 +27,5 @@ export function registerBuiltIns(
     new BreadthDepthNavigatorStrategy(context.counter, settings.navigator),
     "built-in",
   );
+  registry.register(new TemporalArchaeologyStrategy(context.counter), "built-in");
 }

@@ -1,0 +1,156 @@
+import { execFile } from "node:child_process";
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import type {
+  BlamedCommit,
+  CoChange,
+  CommitSummary,
+  FileActivity,
+  FileCommit,
+  HistoryBackend,
+  TemporalBackend,
+} from "../core/history.js";
+
+const run = promisify(execFile);
+const NOT_COMMITTED = "0".repeat(40);
+const BLAME_LINE = /^([0-9a-f]{40}) \d+ \d+/;
+/** Blames kept per engine: a query blames a handful of ranges, an agent's session a few hundred. */
+const MAX_CACHED_BLAMES = 2000;
+
+/** Blame results by file content and history read: the same lines of the same file at the same HEAD blame alike. */
+export class BlameCache {
+  private readonly entries = new Map<string, BlamedCommit[]>();
+
+  get(key: string): BlamedCommit[] | undefined {
+    const found = this.entries.get(key);
+    if (found) {
+      this.entries.delete(key);
+      this.entries.set(key, found);
+    }
+    return found;
+  }
+
+  set(key: string, value: BlamedCommit[]): void {
+    this.entries.set(key, value);
+    if (this.entries.size > MAX_CACHED_BLAMES) {
+      const oldest = this.entries.keys().next().value;
+      if (oldest !== undefined) this.entries.delete(oldest);
+    }
+  }
+}
+
+export interface HistoryRoot {
+  readonly root: string;
+  /** What the stored history was read at (HEAD and limits): part of the blame cache key. */
+  readonly readAt: string;
+}
+
+/** The stored history plus `git blame` and `git show` on the roots, for strategies. */
+export class GitTemporalBackend implements TemporalBackend {
+  constructor(
+    private readonly store: HistoryBackend,
+    private readonly roots: ReadonlyMap<string, HistoryRoot>,
+    private readonly coChangeMaxFiles: number,
+    private readonly cache: BlameCache,
+  ) {}
+
+  fileActivity(resourceId: string, paths: readonly string[]): Promise<Map<string, FileActivity>> {
+    return this.store.fileActivity(resourceId, paths);
+  }
+
+  coChanges(resourceId: string, path: string, limit: number): Promise<CoChange[]> {
+    return this.store.coChanges(resourceId, path, this.coChangeMaxFiles, limit);
+  }
+
+  fileCommits(resourceId: string, path: string, limit: number): Promise<FileCommit[]> {
+    return this.store.fileCommits(resourceId, path, limit);
+  }
+
+  commits(resourceId: string, shas: readonly string[]): Promise<CommitSummary[]> {
+    return this.store.getCommits(resourceId, shas);
+  }
+
+  async blame(
+    resourceId: string,
+    path: string,
+    startLine: number,
+    endLine: number,
+  ): Promise<BlamedCommit[]> {
+    const root = this.roots.get(resourceId);
+    if (!root) return [];
+    let content: Buffer;
+    try {
+      content = readFileSync(join(root.root, path));
+    } catch {
+      return []; // gone since it was indexed
+    }
+    const hash = createHash("sha1").update(content).digest("hex");
+    const key = `${resourceId}\0${path}\0${startLine}-${endLine}\0${hash}\0${root.readAt}`;
+    const cached = this.cache.get(key);
+    if (cached) return cached;
+    let stdout: string;
+    try {
+      ({ stdout } = await run(
+        "git",
+        ["blame", "--porcelain", "-L", `${startLine},${endLine}`, "--", path],
+        { cwd: root.root, maxBuffer: 64 * 1024 * 1024 },
+      ));
+    } catch {
+      return []; // not tracked, or the lines are past the end of the file
+    }
+    const blamed = countBlamedLines(stdout);
+    this.cache.set(key, blamed);
+    return blamed;
+  }
+
+  async patch(resourceId: string, sha: string, path: string, maxLines: number): Promise<string> {
+    const root = this.roots.get(resourceId);
+    if (!root || !/^[0-9a-f]{40}$/.test(sha)) return "";
+    try {
+      const { stdout } = await run(
+        "git",
+        ["show", "--format=", "--no-color", "--unified=3", sha, "--", `:(top)${path}`],
+        { cwd: root.root, maxBuffer: 64 * 1024 * 1024 },
+      );
+      const lines = stdout.replace(/\n$/, "").split("\n");
+      // The hunks, not the `diff --git`/index/---/+++ preamble.
+      const start = lines.findIndex((line) => line.startsWith("@@"));
+      const hunks = start < 0 ? [] : lines.slice(start);
+      if (hunks.length <= maxLines) return hunks.join("\n");
+      return `${hunks.slice(0, maxLines).join("\n")}\n… ${hunks.length - maxLines} more lines`;
+    } catch {
+      return "";
+    }
+  }
+}
+
+/**
+ * Lines per commit from `git blame --porcelain`: each blamed line starts with
+ * its commit's sha; a commit's first group also says its `filename` there.
+ */
+export function countBlamedLines(porcelain: string): BlamedCommit[] {
+  const counts = new Map<string, { lines: number; path: string; time: number }>();
+  let current: { lines: number; path: string; time: number } | null = null;
+  for (const line of porcelain.split("\n")) {
+    const match = BLAME_LINE.exec(line);
+    if (match) {
+      const sha = match[1] as string;
+      current = counts.get(sha) ?? null;
+      if (current) current.lines++;
+      else {
+        current = { lines: 1, path: "", time: 0 };
+        counts.set(sha, current);
+      }
+    } else if (current && line.startsWith("filename ")) {
+      if (current.path === "") current.path = line.slice("filename ".length);
+    } else if (current && line.startsWith("committer-time ")) {
+      current.time = Number(line.slice("committer-time ".length));
+    }
+  }
+  return [...counts.entries()]
+    .filter(([sha]) => sha !== NOT_COMMITTED)
+    .map(([sha, { lines, path, time }]) => ({ sha, lines, pathThen: path, time }))
+    .sort((a, b) => b.lines - a.lines || (a.sha < b.sha ? -1 : 1));
+}

@@ -1,0 +1,249 @@
+import type { ContextFragment } from "../../core/fragment.js";
+import type { TemporalBackend } from "../../core/history.js";
+import type {
+  Backends,
+  ContextRequest,
+  ContextStrategy,
+  StrategyCapabilities,
+  TokenBudget,
+} from "../../core/strategy.js";
+import { DEFAULT_CAPABILITIES } from "../../core/strategy.js";
+import type { TextBackend, TextHit } from "../../core/text-backend.js";
+import type { TokenCounter } from "../../core/token-counter.js";
+import { queryTerms } from "../../text/code-tokenizer.js";
+import { chunkFragment, fitFragment } from "./chunk-fragments.js";
+
+/** Words of a question about how code came to be: why, when, who, a regression, a version. */
+const HISTORY_QUESTION =
+  /\b(why|when|who|since|regress\w*|used to|chang(e|ed|es)|introduc\w*|broke|broken|history|commits?|revert\w*|versions?|v\d+(\.\d+)+)\b/i;
+/** Keyword hits whose lines are blamed. */
+const BLAMED_HITS = 6;
+/** Commits shown: more for a question about history, a few otherwise. */
+const COMMITS_FOR_QUESTION = 6;
+const COMMITS_OTHERWISE = 2;
+/** Files whose co-change partners are offered, and partners per file. */
+const PARTNER_SOURCES = 3;
+const PARTNERS_PER_FILE = 2;
+const BODY_LINES = 8;
+const PATCH_LINES = 40;
+
+interface CommitEvidence {
+  readonly resourceId: string;
+  readonly sha: string;
+  score: number;
+  /** The file's path in the commit, and its path now, of the best-supported hit. */
+  pathThen: string;
+  pathNow: string;
+  best: number;
+}
+
+/**
+ * Git history around the task's keyword hits: the commits that last changed
+ * the hit lines (git blame), shown with their message and the hunks of that
+ * file, and the chunks of the files that most often change together with the
+ * hits. Confident for questions about why, when and what changed; otherwise it
+ * adds a little history to the best hits.
+ */
+export class TemporalArchaeologyStrategy implements ContextStrategy {
+  readonly name = "temporal-archaeology";
+  readonly capabilities: StrategyCapabilities = {
+    ...DEFAULT_CAPABILITIES,
+    usesText: true,
+    usesTemporal: true,
+    resourceTypes: ["git"],
+    qualityScore: 0.5,
+    supportsTemporal: true,
+  };
+
+  constructor(private readonly counter: TokenCounter) {}
+
+  canHandle(request: ContextRequest, backends: Backends): number {
+    if (!backends.temporal || !backends.text) return 0;
+    if (queryTerms(request.task).length === 0) return 0;
+    return HISTORY_QUESTION.test(request.task) ? 0.9 : 0.2;
+  }
+
+  async assemble(
+    request: ContextRequest,
+    backends: Backends,
+    budget: TokenBudget,
+    _plan?: unknown,
+    signal?: AbortSignal,
+  ): Promise<ContextFragment[]> {
+    const { text, temporal } = backends;
+    if (!text || !temporal) return [];
+    const terms = queryTerms(request.task);
+    const hits = await text.searchText({
+      terms,
+      limit: BLAMED_HITS,
+      ...(request.paths ? { pathPrefixes: request.paths } : {}),
+    });
+    signal?.throwIfAborted();
+    const top = hits[0]?.score ?? 0;
+    if (top <= 0) return [];
+    const question = HISTORY_QUESTION.test(request.task);
+    const commits = await this.commitFragments(
+      hits,
+      top,
+      temporal,
+      question ? COMMITS_FOR_QUESTION : COMMITS_OTHERWISE,
+      question ? 1 : 0.5,
+    );
+    signal?.throwIfAborted();
+    const partners = await this.partnerFragments(hits, top, terms, request, text, temporal);
+    const fragments: ContextFragment[] = [...commits];
+    let used = commits.reduce((sum, fragment) => sum + fragment.tokens, 0);
+    for (const fragment of partners) {
+      const fitted = fitFragment(fragment, budget.total - used, this.counter);
+      if (!fitted) continue;
+      used += fitted.tokens;
+      fragments.push(fitted);
+    }
+    return fragments;
+  }
+
+  /** The commits that last changed most of the best hits' lines, weighted by the hits' scores. */
+  private async commitFragments(
+    hits: readonly TextHit[],
+    top: number,
+    temporal: TemporalBackend,
+    count: number,
+    weight: number,
+  ): Promise<ContextFragment[]> {
+    const blames = await Promise.all(
+      hits.map((hit) =>
+        temporal.blame(
+          hit.chunk.resourceId,
+          hit.chunk.path,
+          hit.chunk.startLine,
+          hit.chunk.endLine,
+        ),
+      ),
+    );
+    const evidence = new Map<string, CommitEvidence>();
+    hits.forEach((hit, index) => {
+      const lines = hit.chunk.endLine - hit.chunk.startLine + 1;
+      // A hit's newest change explains it best ("why was X changed"), its oldest
+      // often only wrote it: half the weight goes by recency, half by lines.
+      const newestFirst = [...(blames[index] ?? [])].sort((a, b) => b.time - a.time);
+      newestFirst.forEach((blamed, rank) => {
+        const share = (hit.score / top) * (0.5 * (blamed.lines / lines) + 0.5 / (rank + 1));
+        const key = `${hit.chunk.resourceId}\0${blamed.sha}`;
+        const seen = evidence.get(key);
+        if (!seen) {
+          evidence.set(key, {
+            resourceId: hit.chunk.resourceId,
+            sha: blamed.sha,
+            score: share,
+            pathThen: blamed.pathThen,
+            pathNow: hit.chunk.path,
+            best: share,
+          });
+        } else {
+          seen.score += share;
+          if (share > seen.best) {
+            seen.best = share;
+            seen.pathThen = blamed.pathThen;
+            seen.pathNow = hit.chunk.path;
+          }
+        }
+      });
+    });
+    const chosen = [...evidence.values()]
+      .sort((a, b) => b.score - a.score || (a.sha < b.sha ? -1 : 1))
+      .slice(0, count);
+    const best = chosen[0]?.score ?? 0;
+    const fragments = await Promise.all(
+      chosen.map(async (commit) => {
+        const [summary] = await temporal.commits(commit.resourceId, [commit.sha]);
+        if (!summary) return null; // older than the history kept
+        const patch = await temporal.patch(
+          commit.resourceId,
+          commit.sha,
+          commit.pathThen,
+          PATCH_LINES,
+        );
+        const body = summary.body.split("\n").slice(0, BODY_LINES).join("\n").trim();
+        const content = [body, `${commit.pathNow}:`, patch]
+          .filter((part) => part.length > 0)
+          .join("\n\n");
+        const fragment: ContextFragment = {
+          id: `commit:${summary.sha}:${commit.pathNow}`,
+          source: {
+            kind: "commit",
+            sha: summary.sha,
+            date: summary.date,
+            author: summary.author,
+            subject: summary.subject,
+            path: commit.pathNow,
+          },
+          content,
+          tokens: this.counter.count(content),
+          score: weight * (commit.score / best),
+          strategy: this.name,
+          tier: "cold",
+          nodeId: `commit:${summary.sha}`,
+          detailDepth: "full",
+          symbol: "",
+          chunkKind: "unit",
+          chunkIds: [],
+        };
+        return fragment;
+      }),
+    );
+    return fragments.filter((fragment): fragment is ContextFragment => fragment !== null);
+  }
+
+  /** For the best hits' files, the best-matching chunk of each file that most often changes with them. */
+  private async partnerFragments(
+    hits: readonly TextHit[],
+    top: number,
+    terms: readonly string[],
+    request: ContextRequest,
+    text: TextBackend,
+    temporal: TemporalBackend,
+  ): Promise<ContextFragment[]> {
+    const hitFiles = new Map<string, TextHit>();
+    for (const hit of hits) {
+      const key = `${hit.chunk.resourceId}\0${hit.chunk.path}`;
+      if (!hitFiles.has(key)) hitFiles.set(key, hit);
+    }
+    const sources = [...hitFiles.values()].slice(0, PARTNER_SOURCES);
+    const inScope = (path: string) =>
+      !request.paths || request.paths.some((prefix) => path.startsWith(prefix));
+    const found: ContextFragment[] = [];
+    const seen = new Set<number>();
+    for (const hit of sources) {
+      const partners = await temporal.coChanges(
+        hit.chunk.resourceId,
+        hit.chunk.path,
+        PARTNERS_PER_FILE,
+      );
+      for (const partner of partners) {
+        if (!inScope(partner.path) || hitFiles.has(`${hit.chunk.resourceId}\0${partner.path}`))
+          continue;
+        const [match] = await text.searchText({ terms, limit: 1, pathPrefixes: [partner.path] });
+        // The chunk that matches the task, else the file's first: it changes with the hit either way.
+        const chunk =
+          match && match.chunk.path === partner.path
+            ? match.chunk
+            : (await text.getDocumentChunks(hit.chunk.resourceId, partner.path))[0];
+        if (!chunk || seen.has(chunk.id)) continue;
+        seen.add(chunk.id);
+        const strength = partner.together / (partner.together + 2);
+        found.push(
+          chunkFragment(chunk, 0.6 * (hit.score / top) * strength, this.name, this.counter),
+        );
+      }
+    }
+    return found.sort((a, b) => b.score - a.score);
+  }
+
+  explain(): string {
+    return (
+      "temporal-archaeology: git history around the keyword hits: the commits that last " +
+      "changed the hit lines (git blame), with their message and hunks, and the chunks of " +
+      "files that often change together with the hits; confident for why/when/what-changed questions."
+    );
+  }
+}
