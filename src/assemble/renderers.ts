@@ -54,7 +54,7 @@ export function renderAll(
   );
 }
 
-/** Path and 1-based line range, "commit abc123" or "decision 42" for other sources. */
+/** Path and 1-based line range, "commit abc1234" or "plan 42" (its decisions) for other sources. */
 export function sourceLabel(fragment: ContextFragment): string {
   const { source } = fragment;
   switch (source.kind) {
@@ -63,7 +63,7 @@ export function sourceLabel(fragment: ContextFragment): string {
     case "commit":
       return `commit ${source.sha.slice(0, 7)}`;
     case "decision":
-      return `decision ${source.id}`;
+      return `plan ${source.id}`;
   }
 }
 

@@ -5,6 +5,7 @@ import { VERSION } from "../version.js";
 import { registerEvalCommand } from "./commands/eval-command.js";
 import { registerIndexCommand } from "./commands/index-command.js";
 import { registerMapCommand } from "./commands/map-command.js";
+import { registerPlanCommand } from "./commands/plan-command.js";
 import { registerProjectCommand } from "./commands/project-command.js";
 import { registerQueryCommand } from "./commands/query-command.js";
 import { registerSearchCommand } from "./commands/search-command.js";
@@ -45,6 +46,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   registerEvalCommand(program, run);
   registerStrategiesCommand(program, run);
   registerProjectCommand(program, run);
+  registerPlanCommand(program, run);
   registerServeCommand(program, run);
   try {
     await program.parseAsync(argv, { from: "node" });

@@ -100,6 +100,14 @@ export interface HistoryBackend {
   fileCommits(resourceId: string, path: string, limit: number): Promise<FileCommit[]>;
   /** Stored commits by sha (those not stored are left out). */
   getCommits(resourceId: string, shas: readonly string[]): Promise<CommitSummary[]>;
+  /** Committer times of every stored commit, ascending. */
+  commitTimes(resourceId: string): Promise<number[]>;
+  /** Committer times of each file's latest `limit` changes (renames followed), newest first. */
+  changeTimes(
+    resourceId: string,
+    paths: readonly string[],
+    limit: number,
+  ): Promise<Map<string, number[]>>;
 }
 
 /** What the index keeps of a resource's history, and how it is changed. */
@@ -155,6 +163,15 @@ export interface TemporalBackend {
     startLine: number,
     endLine: number,
   ): Promise<BlamedCommit[]>;
+  /**
+   * How many commits ago each of a file's latest `limit` changes was made (0:
+   * the newest commit stored), newest first; files without history are left out.
+   */
+  changeAges(
+    resourceId: string,
+    paths: readonly string[],
+    limit: number,
+  ): Promise<Map<string, number[]>>;
   /**
    * The hunks of a file's diff in a commit (three lines of context), cut to
    * `maxLines`; `path` is the file's path then, from the top of the work tree.

@@ -1,6 +1,7 @@
 import type { BreakerRecord } from "./breaker.js";
 import type { FileGraph, GraphBackend } from "./graph.js";
 import type { HistoryStore } from "./history.js";
+import type { PlanStore } from "./plans.js";
 import type { TextBackend, VectorHit } from "./text-backend.js";
 import type {
   ChunkDraft,
@@ -128,7 +129,7 @@ export interface ProjectRecord {
  * Persistent index: resources, documents, chunks and their full-text index.
  * SQL dialects stay inside adapters; the core only sees this interface.
  */
-export interface Store extends TextBackend, GraphBackend, HistoryStore {
+export interface Store extends TextBackend, GraphBackend, HistoryStore, PlanStore {
   /** Where the store lives, for messages (a file path or a connection name). */
   readonly location: string;
   listResources(): Promise<Resource[]>;

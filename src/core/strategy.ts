@@ -1,6 +1,7 @@
 import type { ContextFragment } from "./fragment.js";
 import type { GraphSource } from "./graph.js";
 import type { TemporalBackend } from "./history.js";
+import type { PlanSource } from "./plans.js";
 import type { Reranker } from "./reranker.js";
 import type { TextBackend, VectorBackend } from "./text-backend.js";
 import type { TokenCounter } from "./token-counter.js";
@@ -51,6 +52,8 @@ export interface ContextRequest {
    * project root) and/or symbol names. Graph-aware strategies start from them.
    */
   readonly focus?: readonly string[];
+  /** The plan the agent works in: its decisions and its ancestors' are context. */
+  readonly planId?: string;
 }
 
 /** The share of the budget one strategy may fill. */
@@ -79,6 +82,8 @@ export interface Backends {
   readonly graph?: GraphSource;
   /** Git history, when a root is a git checkout whose history has been read (`[history]`). */
   readonly temporal?: TemporalBackend;
+  /** The project's plans and decisions. */
+  readonly plans?: PlanSource;
 }
 
 /**

@@ -8,7 +8,6 @@ import type { Embedder } from "../core/embedder.js";
 import { UsageError } from "../core/errors.js";
 import { fragmentIdShower } from "../core/fragment-id.js";
 import type { LoadedGraph, SymbolRecord } from "../core/graph.js";
-import type { TemporalBackend } from "../core/history.js";
 import type { Reranker } from "../core/reranker.js";
 import type { Store } from "../core/store.js";
 import type { Backends } from "../core/strategy.js";
@@ -16,15 +15,13 @@ import type { TextHit } from "../core/text-backend.js";
 import type { TokenCounter } from "../core/token-counter.js";
 import { createEmbedder, type EmbedderChoice, resolveEmbedder } from "../embed/resolve-embedder.js";
 import { type RepoMap, repoMap } from "../graph/repo-map.js";
-import {
-  BlameCache,
-  GitTemporalBackend,
-  type HistoryRoot,
-} from "../history/git-temporal-backend.js";
+import { BlameCache, temporalBackendFor } from "../history/git-temporal-backend.js";
 import { optionalFeatureStatus } from "../optional-packages.js";
+import { ProjectPlans } from "../plans/project-plans.js";
 import { createReranker } from "../rerank/rerank-settings.js";
 import { ProjectBreakers } from "../strategies/breaker-board.js";
 import { buildRegistry } from "../strategies/build-registry.js";
+import { PLAN_STRATEGY } from "../strategies/builtins/plan-decision-context.js";
 import type { StrategyRegistry } from "../strategies/registry.js";
 import { StrategyPipeline } from "../strategies/strategy-pipeline.js";
 import { queryTerms } from "../text/code-tokenizer.js";
@@ -73,6 +70,8 @@ export class ContextEngine {
   private reranker: Reranker | null | undefined;
   /** Blames of the lines queries asked about, kept across requests. */
   private readonly blames = new BlameCache();
+  /** The project's plans and the decisions recorded in them. */
+  readonly plans: ProjectPlans;
   private readonly graph: CachedGraphSource;
 
   private constructor(
@@ -91,6 +90,7 @@ export class ContextEngine {
   ) {
     this.counter = counter;
     this.graph = new CachedGraphSource(store);
+    this.plans = new ProjectPlans(store, project);
   }
 
   static async open(options: OpenOptions = {}): Promise<ContextEngine> {
@@ -222,18 +222,22 @@ export class ContextEngine {
     }
     const format = options.format ?? this.config.query.format;
     const limit = Math.floor(options.budget * (1 - this.config.tokens.safetyMargin));
-    const enabled = options.strategies ?? (await this.enabledStrategies()).enabled;
+    const plan = options.planId ? await this.plans.context(options.planId) : null;
+    let enabled = options.strategies ?? (await this.enabledStrategies()).enabled;
     if (options.strategies) this.registry.assertEnabled(options.strategies, "requested strategies");
+    // Naming a plan asks for its decisions, whatever the project's list.
+    else if (plan && !enabled.includes(PLAN_STRATEGY)) enabled = [...enabled, PLAN_STRATEGY];
     const { candidates, allocation, runs } = await this.pipeline.run(
       {
         task: options.task,
         budget: limit,
         ...(options.paths ? { paths: options.paths } : {}),
         ...(options.focus && options.focus.length > 0 ? { focus: options.focus } : {}),
+        ...(plan ? { planId: plan.planId } : {}),
       },
       await this.backends(),
       enabled,
-      options.signal ? { signal: options.signal } : {},
+      { ...(options.signal ? { signal: options.signal } : {}), ...(plan ? { plan } : {}) },
     );
     const showId = await this.fragmentIds();
     const packed = packToBudget(
@@ -397,32 +401,14 @@ export class ContextEngine {
    * Full text always; the code graph unless `[index] graph` is off; vectors when
    * an embedder is configured and has written some.
    */
-  /** Git history for strategies, when some git checkout's history has been read. */
-  private async temporalBackend(): Promise<TemporalBackend | null> {
-    if (!this.config.history.enabled) return null;
-    const roots = new Map<string, HistoryRoot>();
-    for (const resource of await this.store.listResources()) {
-      if (resource.kind !== "git") continue;
-      const span = await this.store.historySpan(resource.id);
-      if (span.commits > 0 && span.readAt)
-        roots.set(resource.id, { root: resource.root, readAt: span.readAt });
-    }
-    if (roots.size === 0) return null;
-    return new GitTemporalBackend(
-      this.store,
-      roots,
-      this.config.history.coChangeMaxFiles,
-      this.blames,
-    );
-  }
-
   async backends(): Promise<Backends> {
     this.reranker ??= createReranker(this.config.rerank, this.env);
-    const temporal = await this.temporalBackend();
+    const temporal = await temporalBackendFor(this.store, this.config.history, this.blames);
     const extras = {
       ...(this.reranker ? { reranker: this.reranker } : {}),
       ...(this.config.graph ? { graph: this.graph } : {}),
       ...(temporal ? { temporal } : {}),
+      plans: this.plans,
     };
     const embedder = this.store.vectorsAvailable ? await this.embedderFor() : null;
     if (!embedder || (await this.store.embeddingCoverage(embedder.id)).embedded === 0) {

@@ -50,6 +50,8 @@ export interface QueryOptions {
   readonly focus?: readonly string[];
   /** Run these strategies instead of the project's enabled list. */
   readonly strategies?: readonly string[];
+  /** The plan the caller works in: its decisions and its ancestors' join the context. */
+  readonly planId?: string;
   /** Put the provenance preamble (and each fragment's strategy) in the output. */
   readonly explain?: boolean;
   readonly signal?: AbortSignal;

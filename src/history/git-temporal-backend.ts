@@ -12,6 +12,8 @@ import type {
   HistoryBackend,
   TemporalBackend,
 } from "../core/history.js";
+import type { Resource } from "../core/types.js";
+import type { HistorySettings } from "./history-settings.js";
 
 const run = promisify(execFile);
 const NOT_COMMITTED = "0".repeat(40);
@@ -56,6 +58,8 @@ export class GitTemporalBackend implements TemporalBackend {
     private readonly cache: BlameCache,
   ) {}
 
+  private readonly times = new Map<string, Promise<number[]>>();
+
   fileActivity(resourceId: string, paths: readonly string[]): Promise<Map<string, FileActivity>> {
     return this.store.fileActivity(resourceId, paths);
   }
@@ -70,6 +74,33 @@ export class GitTemporalBackend implements TemporalBackend {
 
   commits(resourceId: string, shas: readonly string[]): Promise<CommitSummary[]> {
     return this.store.getCommits(resourceId, shas);
+  }
+
+  async changeAges(
+    resourceId: string,
+    paths: readonly string[],
+    limit: number,
+  ): Promise<Map<string, number[]>> {
+    if (!this.roots.has(resourceId)) return new Map();
+    let times = this.times.get(resourceId);
+    if (!times) {
+      times = this.store.commitTimes(resourceId);
+      this.times.set(resourceId, times);
+    }
+    const all = await times;
+    const changes = await this.store.changeTimes(resourceId, paths, limit);
+    // Commits newer than a change, by binary search over the ascending times.
+    const newerThan = (time: number) => {
+      let low = 0;
+      let high = all.length;
+      while (low < high) {
+        const middle = (low + high) >> 1;
+        if ((all[middle] as number) <= time) low = middle + 1;
+        else high = middle;
+      }
+      return all.length - low;
+    };
+    return new Map([...changes].map(([path, stamps]) => [path, stamps.map(newerThan)]));
   }
 
   async blame(
@@ -153,4 +184,23 @@ export function countBlamedLines(porcelain: string): BlamedCommit[] {
     .filter(([sha]) => sha !== NOT_COMMITTED)
     .map(([sha, { lines, path, time }]) => ({ sha, lines, pathThen: path, time }))
     .sort((a, b) => b.lines - a.lines || (a.sha < b.sha ? -1 : 1));
+}
+
+/** The temporal backend over every git checkout whose history has been read; null when none has any. */
+export async function temporalBackendFor(
+  store: HistoryBackend & { listResources(): Promise<readonly Resource[]> },
+  settings: HistorySettings,
+  cache: BlameCache,
+): Promise<TemporalBackend | null> {
+  if (!settings.enabled) return null;
+  const roots = new Map<string, HistoryRoot>();
+  for (const resource of await store.listResources()) {
+    if (resource.kind !== "git") continue;
+    const span = await store.historySpan(resource.id);
+    if (span.commits > 0 && span.readAt)
+      roots.set(resource.id, { root: resource.root, readAt: span.readAt });
+  }
+  return roots.size === 0
+    ? null
+    : new GitTemporalBackend(store, roots, settings.coChangeMaxFiles, cache);
 }

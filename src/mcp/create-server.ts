@@ -13,6 +13,7 @@ import type { ContextEngine } from "../engine/context-engine.js";
 import { VERSION } from "../version.js";
 import { registerGraphTools } from "./graph-tools.js";
 import { MCP_LIMITS } from "./limits.js";
+import { registerPlanTools } from "./plan-tools.js";
 import { json, text, toolResult } from "./tool-result.js";
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -81,12 +82,20 @@ export async function createMcpServer(engine: ContextEngine): Promise<McpServer>
           .enum(["markdown", "xml", "json"])
           .optional()
           .describe("How the context is rendered (default markdown)."),
+        plan_id: z
+          .string()
+          .max(40)
+          .optional()
+          .describe(
+            "The plan you work in (create_plan): its decisions and its ancestors' join the context.",
+          ),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args) =>
       guarded(async () => {
         const result = await engine.query({
+          ...(args.plan_id ? { planId: args.plan_id } : {}),
           task: args.task,
           budget: args.budget_tokens ?? engine.config.query.budget,
           format: args.format ?? "markdown",
@@ -149,6 +158,7 @@ export async function createMcpServer(engine: ContextEngine): Promise<McpServer>
   );
 
   registerGraphTools(server, engine, guarded);
+  registerPlanTools(server, engine, guarded);
 
   server.registerTool(
     "read_fragment",

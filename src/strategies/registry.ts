@@ -36,10 +36,11 @@ export class StrategyRegistry {
       !capabilities.usesText &&
       !capabilities.usesVector &&
       !capabilities.usesGraph &&
-      !capabilities.usesTemporal
+      !capabilities.usesTemporal &&
+      !capabilities.supportsPlanHierarchy
     ) {
       throw new StrategyRegistryError(
-        `strategy "${name}" (${origin}) declares no backend: set at least one of usesText, usesVector, usesGraph, usesTemporal`,
+        `strategy "${name}" (${origin}) declares no backend: set at least one of usesText, usesVector, usesGraph, usesTemporal, supportsPlanHierarchy`,
       );
     }
     if (capabilities.resourceTypes.length === 0) {

@@ -43,12 +43,14 @@ export function hasBackends(capabilities: StrategyCapabilities, backends: Backen
     vector: backends.vector !== undefined,
     graph: backends.graph !== undefined,
     temporal: backends.temporal !== undefined,
+    plans: backends.plans !== undefined,
   };
   return (
     (!capabilities.usesText || available.text) &&
     (!capabilities.usesVector || available.vector) &&
     (!capabilities.usesGraph || available.graph) &&
-    (!capabilities.usesTemporal || available.temporal)
+    (!capabilities.usesTemporal || available.temporal) &&
+    (!capabilities.supportsPlanHierarchy || available.plans)
   );
 }
 

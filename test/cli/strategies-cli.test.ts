@@ -95,7 +95,7 @@ describe("strategies from the CLI", () => {
     expect(explain.stdout).toMatch(/BM25/);
     expect(explain.stdout).toMatch(/timeout 30 s, max fragments 100/);
     expect(runCli(["strategies", "explain", "nope"], root).stderr).toMatch(
-      /unknown strategy "nope"; registered: arce, breadth-depth-navigator, pinned-readme, semantic-embedding, simple-keyword/,
+      /unknown strategy "nope"; registered: arce, breadth-depth-navigator, pinned-readme, plan-decision-context, semantic-embedding, simple-keyword, temporal-archaeology/,
     );
     expect(list.stdout).toMatch(/arce\s+0\.95\s+text\+vector\s+no\s+closed\s+built-in/);
   });

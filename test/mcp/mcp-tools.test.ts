@@ -54,6 +54,8 @@ describe("MCP tools", () => {
   it("lists the tools with input schemas and descriptions", async () => {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual([
+      "close_plan",
+      "create_plan",
       "explain",
       "find_references",
       "find_symbol",
@@ -61,13 +63,50 @@ describe("MCP tools", () => {
       "index_status",
       "list_strategies",
       "read_fragment",
+      "record_decision",
       "refresh_index",
       "repo_map",
       "search",
+      "show_plan",
     ]);
     const getContext = tools.find((tool) => tool.name === "get_context");
     expect(getContext?.inputSchema.required).toEqual(["task"]);
     expect(getContext?.description).toMatch(/token budget/);
+  });
+
+  it("records plans and decisions that get_context brings back with plan_id", async () => {
+    const parent = JSON.parse(textOf(await call("create_plan", { title: "Retry rework" }))) as {
+      id: string;
+    };
+    await call("record_decision", {
+      plan_id: parent.id,
+      what: "Cap retries at five",
+      why: "Bounded latency",
+      alternatives: ["unbounded with jitter"],
+    });
+    const child = JSON.parse(
+      textOf(await call("create_plan", { title: "Backoff tuning", parent_id: parent.id })),
+    ) as { id: string; parentId: string };
+    expect(child.parentId).toBe(parent.id);
+    await call("record_decision", { plan_id: child.id, what: "Double the delay", why: "Standard" });
+    const context = textOf(
+      await call("get_context", { task: "RetryRunner", budget_tokens: 3000, plan_id: child.id }),
+    );
+    expect(context.indexOf("Double the delay")).toBeGreaterThan(0);
+    expect(context.indexOf("Cap retries at five")).toBeGreaterThan(
+      context.indexOf("Double the delay"),
+    );
+    const closed = JSON.parse(
+      textOf(await call("close_plan", { plan_id: child.id, outcome: "Merged" })),
+    ) as { status: string };
+    expect(closed.status).toBe("closed");
+    const shown = JSON.parse(textOf(await call("show_plan", { plan_id: parent.id }))) as {
+      decisions: { what: string }[];
+    };
+    expect(shown.decisions.map((d) => d.what)).toEqual(["Cap retries at five"]);
+    const refused = await call("record_decision", { plan_id: child.id, what: "x", why: "y" });
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toMatch(/is closed/);
   });
 
   it("get_context returns the context within the budget and a provenance summary", async () => {

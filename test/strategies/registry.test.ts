@@ -50,7 +50,7 @@ describe("StrategyRegistry", () => {
     ]);
     await expect(buildRegistry(config, context, builtIns)).rejects.toThrow(StrategyRegistryError);
     await expect(buildRegistry(config, context, builtIns)).rejects.toThrow(
-      /ctx\.toml: enabled strategy "ghost" is not registered; registered: arce, breadth-depth-navigator, semantic-embedding, simple-keyword/,
+      /ctx\.toml: enabled strategy "ghost" is not registered; registered: arce, breadth-depth-navigator, plan-decision-context, semantic-embedding, simple-keyword, temporal-archaeology/,
     );
   });
 });
@@ -92,6 +92,7 @@ ${extra}`;
       ["arce", "built-in"],
       ["breadth-depth-navigator", "built-in"],
       ["my-strategy", `${root}/ctx.toml`],
+      ["plan-decision-context", "built-in"],
       ["semantic-embedding", "built-in"],
       ["simple-keyword", "built-in"],
       ["temporal-archaeology", "built-in"],

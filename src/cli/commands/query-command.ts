@@ -11,6 +11,7 @@ interface QueryFlags {
   format?: OutputFormat;
   path?: string[];
   focus?: string[];
+  plan?: string;
   refresh: boolean;
   db?: string;
 }
@@ -40,6 +41,10 @@ export function registerQueryCommand(
       collect,
     )
     .option(
+      "--plan <id>",
+      "the plan you work in (ctx plan create): its decisions and its ancestors' join the context",
+    )
+    .option(
       "--explain",
       "add which strategies ran, their budgets, timings and errors, and each fragment's strategy",
     )
@@ -61,6 +66,7 @@ export function registerQueryCommand(
             ...(flags.path ? { paths: flags.path } : {}),
             ...(flags.focus ? { focus: flags.focus } : {}),
             ...(flags.strategy ? { strategies: flags.strategy } : {}),
+            ...(flags.plan ? { planId: flags.plan } : {}),
             explain: flags.explain ?? false,
           });
           process.stdout.write(result.output);

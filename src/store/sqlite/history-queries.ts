@@ -246,3 +246,38 @@ export function getCommits(
     )
     .all(resourceId, JSON.stringify(shas)) as CommitSummary[];
 }
+
+export function commitTimes(db: Database.Database, resourceId: string): number[] {
+  return db
+    .prepare("SELECT committed_at FROM history_commits WHERE resource_id = ? ORDER BY committed_at")
+    .pluck()
+    .all(resourceId) as number[];
+}
+
+export function changeTimes(
+  db: Database.Database,
+  resourceId: string,
+  paths: readonly string[],
+  limit: number,
+): Map<string, number[]> {
+  const rows = db
+    .prepare(
+      `SELECT lineage AS path, time FROM (
+         SELECT c.lineage, m.committed_at AS time,
+                row_number() OVER (PARTITION BY c.lineage ORDER BY m.committed_at DESC, m.id DESC) AS n
+           FROM history_changes c JOIN history_commits m ON m.id = c.commit_id
+          WHERE c.resource_id = ? AND c.lineage IN (SELECT value FROM json_each(?)))
+        WHERE n <= ? ORDER BY path, time DESC`,
+    )
+    .all(resourceId, JSON.stringify([...new Set(paths)]), limit) as {
+    path: string;
+    time: number;
+  }[];
+  const found = new Map<string, number[]>();
+  for (const row of rows) {
+    const times = found.get(row.path);
+    if (times) times.push(row.time);
+    else found.set(row.path, [row.time]);
+  }
+  return found;
+}

@@ -193,6 +193,31 @@ export const MIGRATIONS: readonly string[] = [
     head TEXT NOT NULL
   );
   `,
+  // 10: plans and the decisions recorded in them, per project.
+  `
+  CREATE TABLE plans (
+    id INTEGER PRIMARY KEY,
+    project TEXT NOT NULL,
+    parent_id INTEGER REFERENCES plans(id),
+    title TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('open', 'closed')),
+    outcome TEXT,
+    created_at TEXT NOT NULL,
+    closed_at TEXT
+  );
+  CREATE INDEX plans_by_project ON plans(project, id);
+
+  CREATE TABLE plan_decisions (
+    id INTEGER PRIMARY KEY,
+    plan_id INTEGER NOT NULL REFERENCES plans(id) ON DELETE CASCADE,
+    what TEXT NOT NULL,
+    why TEXT NOT NULL,
+    alternatives TEXT NOT NULL,
+    outcome TEXT,
+    decided_at TEXT NOT NULL
+  );
+  CREATE INDEX plan_decisions_by_plan ON plan_decisions(plan_id, id);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -11,14 +11,6 @@ import type {
   SymbolRecord,
 } from "../../core/graph.js";
 import type {
-  CoChange,
-  CommitSummary,
-  FileActivity,
-  FileCommit,
-  HistoryBatch,
-  HistorySpan,
-} from "../../core/history.js";
-import type {
   CachedContext,
   ChunkContextState,
   ChunkContextUpdate,
@@ -56,6 +48,7 @@ import { pathFilter } from "./path-filter.js";
 import * as projects from "./project-queries.js";
 import * as resources from "./resource-queries.js";
 import { CHUNK_COLUMNS, type ChunkRow, toStoredChunk } from "./rows.js";
+import { SqliteHistoryAndPlans } from "./sqlite-history-plans.js";
 import { TextCompaction } from "./text-compaction.js";
 import { loadVectorExtension } from "./vector-extension.js";
 import * as vectors from "./vector-queries.js";
@@ -78,9 +71,9 @@ function warnOnStderr(message: string): void {
 }
 
 /** The default store: one SQLite file with FTS5, through better-sqlite3. */
-export class SqliteStore implements Store {
+export class SqliteStore extends SqliteHistoryAndPlans implements Store {
   readonly location: string;
-  private readonly db: Database.Database;
+  protected readonly db: Database.Database;
   private readonly rankExpression: string;
   private readonly compaction: TextCompaction;
   private readonly documents: DocumentWrites;
@@ -94,6 +87,7 @@ export class SqliteStore implements Store {
     annThreshold: number,
     warn: (message: string) => void,
   ) {
+    super();
     this.location = location;
     this.db = db;
     this.ann = new AnnIndexes(
@@ -116,50 +110,6 @@ export class SqliteStore implements Store {
       options.annThreshold ?? DEFAULT_ANN_THRESHOLD,
       options.onWarning ?? warnOnStderr,
     );
-  }
-
-  async listCommitShas(resourceId: string): Promise<string[]> {
-    return history.listCommitShas(this.db, resourceId);
-  }
-
-  async oldestCommits(
-    resourceId: string,
-    count: number,
-    beforeSeconds: number | null,
-  ): Promise<string[]> {
-    return history.oldestCommits(this.db, resourceId, count, beforeSeconds);
-  }
-
-  async writeHistory(batch: HistoryBatch): Promise<void> {
-    history.writeHistory(this.db, batch);
-  }
-
-  async historySpan(resourceId: string): Promise<HistorySpan> {
-    return history.historySpan(this.db, resourceId);
-  }
-
-  async fileActivity(
-    resourceId: string,
-    paths: readonly string[],
-  ): Promise<Map<string, FileActivity>> {
-    return history.fileActivity(this.db, resourceId, paths);
-  }
-
-  async coChanges(
-    resourceId: string,
-    path: string,
-    maxFiles: number,
-    limit: number,
-  ): Promise<CoChange[]> {
-    return history.coChanges(this.db, resourceId, path, maxFiles, limit);
-  }
-
-  async fileCommits(resourceId: string, path: string, limit: number): Promise<FileCommit[]> {
-    return history.fileCommits(this.db, resourceId, path, limit);
-  }
-
-  async getCommits(resourceId: string, shas: readonly string[]): Promise<CommitSummary[]> {
-    return history.getCommits(this.db, resourceId, shas);
   }
 
   async findSymbols(query: SymbolQuery): Promise<SymbolRecord[]> {

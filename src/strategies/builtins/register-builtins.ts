@@ -4,6 +4,7 @@ import { ArceStrategy } from "./arce.js";
 import type { ArceSettings } from "./arce-settings.js";
 import { BreadthDepthNavigatorStrategy } from "./breadth-depth-navigator.js";
 import type { NavigatorSettings } from "./navigator-settings.js";
+import { PlanDecisionContextStrategy } from "./plan-decision-context.js";
 import { SemanticEmbeddingStrategy } from "./semantic-embedding.js";
 import { SimpleKeywordStrategy } from "./simple-keyword.js";
 import { TemporalArchaeologyStrategy } from "./temporal-archaeology.js";
@@ -28,4 +29,5 @@ export function registerBuiltIns(
     "built-in",
   );
   registry.register(new TemporalArchaeologyStrategy(context.counter), "built-in");
+  registry.register(new PlanDecisionContextStrategy(context.counter), "built-in");
 }
