@@ -96,7 +96,10 @@ export function packToBudget(
     return false;
   };
 
-  const ordered = [...candidates].sort(compareForOutput);
+  // Hot fragments (pinned files, the open plan's decisions) are offered before the rest.
+  const ordered = [...candidates].sort(
+    (a, b) => Number(b.tier === "hot") - Number(a.tier === "hot") || compareForOutput(a, b),
+  );
   const leftover: ContextFragment[] = [];
   const allocation = options.allocation;
   if (allocation && allocation.size > 1) {

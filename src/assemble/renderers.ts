@@ -115,7 +115,7 @@ function markdownRenderer({ explain, runs }: RenderOptions): Renderer {
     block: (fragment) => {
       const symbol = fragment.symbol ? ` — ${fragment.symbol}` : "";
       const depth = fragment.detailDepth === "full" ? "" : `, ${fragment.detailDepth} only`;
-      const by = explain ? `, ${fragment.strategy}${depth}` : depth;
+      const by = explain ? `, ${fragment.strategy}, ${fragment.tier}${depth}` : depth;
       // A fence longer than any backtick run inside keeps the content intact.
       const longestRun = Math.max(
         2,
@@ -156,7 +156,9 @@ function xmlRenderer({ explain, runs }: RenderOptions): Renderer {
             : ` source="${escapeAttribute(sourceLabel(fragment))}"`;
       const symbol = fragment.symbol ? ` symbol="${escapeAttribute(fragment.symbol)}"` : "";
       const depth = fragment.detailDepth === "full" ? "" : ` depth="${fragment.detailDepth}"`;
-      const by = explain ? ` strategy="${escapeAttribute(fragment.strategy)}"` : "";
+      const by = explain
+        ? ` strategy="${escapeAttribute(fragment.strategy)}" tier="${fragment.tier}"`
+        : "";
       const context =
         explain && fragment.context
           ? ` context="${escapeAttribute(oneLine(fragment.context))}"`
@@ -197,6 +199,8 @@ function jsonRenderer({ explain, runs }: RenderOptions): Renderer {
               },
             }
           : {}),
+        // The working tree is the usual tier: only the others are named without --explain.
+        ...(explain || fragment.tier !== "warm" ? { tier: fragment.tier } : {}),
         ...(explain
           ? {
               strategy: fragment.strategy,

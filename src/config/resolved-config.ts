@@ -29,6 +29,8 @@ export interface ResolvedConfig {
   readonly graph: boolean;
   /** `[history]`: the git history kept of git checkouts. */
   readonly history: HistorySettings;
+  /** `[tiers]`: files offered first, and the share of the budget kept for them. */
+  readonly tiers: { readonly hot: readonly string[]; readonly hotShare: number };
   /** Relative to the project root unless absolute. */
   readonly storePath: string;
   readonly fieldWeights: FieldWeights;
@@ -44,6 +46,9 @@ export interface ResolvedConfig {
 }
 
 export const DEFAULT_STORE_PATH = ".ctx/index.db";
+/** Instructions written for agents: what every answer should carry. */
+export const DEFAULT_HOT_FILES: readonly string[] = ["AGENTS.md", "CLAUDE.md"];
+export const DEFAULT_HOT_SHARE = 0.15;
 
 /** Applies defaults to merged config files (later files win key by key). */
 export function resolveConfig(
@@ -75,6 +80,10 @@ export function resolveConfig(
     workers: merged.index?.workers ?? null,
     graph: merged.index?.graph ?? true,
     history: resolveHistorySettings(files),
+    tiers: {
+      hot: merged.tiers?.hot ?? DEFAULT_HOT_FILES,
+      hotShare: merged.tiers?.hot_share ?? DEFAULT_HOT_SHARE,
+    },
     storePath: merged.store?.path ?? DEFAULT_STORE_PATH,
     fieldWeights: { ...DEFAULT_FIELD_WEIGHTS, ...weights },
     query: { budget: merged.query?.budget ?? 8000, format: merged.query?.format ?? "markdown" },

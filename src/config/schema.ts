@@ -185,6 +185,14 @@ export const configFileSchema = z.strictObject({
       seed_hits: z.number().int().min(1).max(500).optional(),
     })
     .optional(),
+  tiers: z
+    .strictObject({
+      /** Files (relative to each root) offered first in every answer (default ["AGENTS.md", "CLAUDE.md"]). */
+      hot: z.array(z.string().min(1).max(1000)).max(50).optional(),
+      /** Share of the budget kept for them, given back when they need less (default 0.15). */
+      hot_share: z.number().min(0).max(1).optional(),
+    })
+    .optional(),
   history: z
     .strictObject({
       /** Read the git history of git checkouts (default true). */

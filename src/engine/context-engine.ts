@@ -36,6 +36,7 @@ import type {
   QueryResult,
 } from "./engine-options.js";
 import { CachedGraphSource } from "./graph-source.js";
+import { HOT_FILES, hotFragments } from "./hot-files.js";
 import { findProjectRoot, indexPathFor } from "./locate-project.js";
 import { openIndex } from "./open-index.js";
 import { type PinnedFile, pinnedFiles } from "./pinned-files.js";
@@ -62,6 +63,9 @@ export type {
  * The library's entry point: one project, its configuration, its index and its
  * strategy pipeline. The CLI (and the MCP server) are thin layers over it.
  */
+/** What a fragment's heading and fence cost besides its content, about. */
+const HOT_FRAME_TOKENS = 30;
+
 export class ContextEngine {
   readonly counter: TokenCounter;
   private readonly recent = new RecentRequests<Omit<QueryResult, "requestId" | "output">>();
@@ -227,10 +231,22 @@ export class ContextEngine {
     if (options.strategies) this.registry.assertEnabled(options.strategies, "requested strategies");
     // Naming a plan asks for its decisions, whatever the project's list.
     else if (plan && !enabled.includes(PLAN_STRATEGY)) enabled = [...enabled, PLAN_STRATEGY];
+    // Hot files come first, within their share; what they do not need goes to the strategies.
+    const hot = hotFragments(
+      await this.store.listResources(),
+      this.config.tiers.hot,
+      this.counter,
+      options.paths,
+    );
+    const hotShare = Math.floor(this.config.tiers.hotShare * limit);
+    const hotNeed = Math.min(
+      hotShare,
+      hot.reduce((sum, fragment) => sum + fragment.tokens + HOT_FRAME_TOKENS, 0),
+    );
     const { candidates, allocation, runs } = await this.pipeline.run(
       {
         task: options.task,
-        budget: limit,
+        budget: limit - hotNeed,
         ...(options.paths ? { paths: options.paths } : {}),
         ...(options.focus && options.focus.length > 0 ? { focus: options.focus } : {}),
         ...(plan ? { planId: plan.planId } : {}),
@@ -241,14 +257,14 @@ export class ContextEngine {
     );
     const showId = await this.fragmentIds();
     const packed = packToBudget(
-      candidates.map((candidate) => ({ ...candidate, id: showId(candidate.id) })),
+      [...hot, ...candidates].map((candidate) => ({ ...candidate, id: showId(candidate.id) })),
       {
         task: options.task,
         budget: options.budget,
         limit,
         renderer: rendererFor(format, { explain: options.explain ?? false, runs }),
         counter: this.counter,
-        allocation,
+        allocation: hot.length > 0 ? new Map([...allocation, [HOT_FILES, hotShare]]) : allocation,
       },
     );
     const result = {
@@ -346,12 +362,22 @@ export class ContextEngine {
   }
 
   async status(): Promise<StatusReport> {
+    const resources = await this.store.listResources();
+    const stats = await this.store.stats();
+    const closedPlans = (await this.plans.list()).filter((plan) => plan.status === "closed");
     return {
+      tiers: {
+        hot: hotFragments(resources, this.config.tiers.hot, this.counter).map((f) =>
+          f.source.kind === "file" ? f.source.path : f.id,
+        ),
+        warm: stats.documents,
+        cold: { commits: stats.history.commits, closedPlans: closedPlans.length },
+      },
       root: this.root,
       project: this.project,
       indexPath: this.indexPath,
       indexBytes: fileSize(this.indexPath) + fileSize(`${this.indexPath}-wal`),
-      store: await this.store.stats(),
+      store: stats,
       resources: await rootsWithPresence(this.store),
       tokenCounter: this.counter.name,
       configFiles: this.config.sources,

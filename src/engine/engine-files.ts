@@ -9,6 +9,12 @@ import type { EmbedderChoice } from "../embed/resolve-embedder.js";
 import type { OptionalFeatureStatus } from "../optional-packages.js";
 
 export interface StatusReport {
+  /** What each tier holds: hot files present, indexed files, commits and closed plans. */
+  readonly tiers: {
+    readonly hot: readonly string[];
+    readonly warm: number;
+    readonly cold: { readonly commits: number; readonly closedPlans: number };
+  };
   readonly root: string;
   readonly project: string;
   readonly indexPath: string;

@@ -107,7 +107,7 @@ describe("strategies from the CLI", () => {
       /> - simple-keyword: confidence 0\.50 × quality 0\.30, allocated \d+ tokens/,
     );
     expect(result.stdout).toMatch(/> - pinned-readme: confidence 0\.90 × quality 0\.80/);
-    expect(result.stdout).toMatch(/## README\.md:1-3 .*pinned-readme\)/);
+    expect(result.stdout).toMatch(/## README\.md:1-3 .*pinned-readme, hot\)/);
   });
 
   it("sets, shows and resets the project's strategies without touching ctx.toml", () => {

@@ -138,7 +138,9 @@ describe("MCP tools", () => {
     expect(given.strategies[0]?.name).toBe("simple-keyword");
     const strategies = new Set(given.fragments.map((fragment) => fragment.strategy));
     expect(
-      [...strategies].every((name) => /^(simple-keyword|breadth-depth-navigator)$/.test(name)),
+      [...strategies].every((name) =>
+        /^(simple-keyword|breadth-depth-navigator|hot-files)$/.test(name),
+      ),
     ).toBe(true);
   });
 

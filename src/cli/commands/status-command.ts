@@ -36,6 +36,7 @@ export function registerStatusCommand(
                   .join(", ") || "none"
               }`,
               `History: ${store.history.commits} commits, ${store.history.changes} file changes`,
+              `Tiers: hot ${status.tiers.hot.length} (${status.tiers.hot.join(", ") || "no hot files"}) · warm ${status.tiers.warm} files · cold ${status.tiers.cold.commits} commits, ${status.tiers.cold.closedPlans} closed plans`,
               `Code graph: ${store.graph.definitions} definitions, ${store.graph.references} references, ${store.graph.imports} imports${store.graph.orphans > 0 ? ` · ${store.graph.orphans} rows of files no longer indexed: the index is inconsistent; move it aside and run \`ctx index\`` : " · consistent with the chunks"}`,
               `Token counter: ${status.tokenCounter}`,
               `Contexts: ${status.contextGenerator.name}${status.contextGenerator.model ? ` (${status.contextGenerator.model})` : ""} — ${status.contextGenerator.reason}`,
