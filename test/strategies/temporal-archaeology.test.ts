@@ -156,4 +156,22 @@ describe("temporal-archaeology", () => {
     const backends = await engine.backends();
     expect(backends.temporal).toBeUndefined();
   });
+
+  it("says how many commits ago each change of a file was made", async () => {
+    const { repo } = projectWithHistory();
+    const engine = await engineOn(repo.root);
+    const temporal = (await engine.backends()).temporal;
+    const [resource] = await engine.store.listResources();
+    const ages = await temporal?.changeAges(
+      resource?.id ?? "",
+      ["src/config/parse.ts", "src/net/retry.ts", "nope.ts"],
+      10,
+    );
+    // Four commits: parse.ts changed in the newest, the third and the first; retry.ts in the second.
+    expect(ages?.get("src/config/parse.ts")).toEqual([0, 1, 3]);
+    expect(ages?.get("src/net/retry.ts")).toEqual([2]);
+    expect(ages?.has("nope.ts")).toBe(false);
+    const activity = await temporal?.fileActivity(resource?.id ?? "", ["src/config/parse.ts"]);
+    expect(activity?.get("src/config/parse.ts")?.commits).toBe(3);
+  });
 });
