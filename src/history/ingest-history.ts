@@ -45,7 +45,7 @@ export interface HistoryReport {
   readonly last: string | null;
   /** Null when the root has no commits yet. */
   readonly head: string | null;
-  /** The stored history was not an ancestor of HEAD (rebase, another branch): renames were re-followed. */
+  /** The history read before is not an ancestor of HEAD (a rebase, a reset, another branch). */
   readonly rewritten: boolean;
   readonly elapsedMs: number;
   /** Why the history could not be read (what was stored is kept); null when it was. */
@@ -60,9 +60,11 @@ interface Checkout {
 
 /**
  * Brings a git checkout's stored history in line with what HEAD reaches within
- * the limits: commits no longer reachable (history rewritten) or past the
- * limits are removed, missing ones read with one streaming `git log`, oldest
- * first. Nothing runs when HEAD and the limits are those of the last run.
+ * the limits. When HEAD moved forward, only the commits since the last run are
+ * read; otherwise commits no longer reachable (history rewritten) or past the
+ * limits are removed and the missing ones read. Either way commits stream from
+ * `git log`, oldest first. Nothing runs when HEAD and the limits are those of
+ * the last run.
  */
 export async function ingestHistory(
   store: HistoryStore,
