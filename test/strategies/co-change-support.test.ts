@@ -1,0 +1,62 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { ContextEngine } from "../../src/engine/context-engine.js";
+import { Repo } from "../helpers/git-history.js";
+
+const opened: ContextEngine[] = [];
+afterEach(async () => {
+  for (const engine of opened.splice(0)) await engine.close();
+});
+
+/** a.ts answers the task; b.ts always changes with it; c.ts matches the words better than b.ts but changes alone. */
+function repository(): Repo {
+  const repo = new Repo();
+  const a = (n: number) =>
+    `export function invoiceTotal(lines: number[]): number {\n  // invoice total, version ${n}\n  return lines.reduce((sum, x) => sum + x, ${n});\n}\n`;
+  const b = (n: number) =>
+    `export function roundCents(value: number): number {\n  // the total is rounded, ${n}\n  return Math.round(value * 100) / 100 + ${n} * 0;\n}\n`;
+  const c = (n: number) =>
+    `export function logTotal(total: number): void {\n  console.log(total, ${n});\n}\n`;
+  // Files without the task's words, so that its words weigh something.
+  const others = Object.fromEntries(
+    ["parse", "render", "fetch", "store", "route", "theme"].map((name) => [
+      `src/${name}.ts`,
+      `export function ${name}Thing(input: string): string {\n  return input.trim();\n}\n`,
+    ]),
+  );
+  repo.commit("start", { "src/a.ts": a(0), "src/b.ts": b(0), "src/c.ts": c(0), ...others });
+  for (let n = 1; n <= 6; n++)
+    repo.commit(`invoice change ${n}`, { "src/a.ts": a(n), "src/b.ts": b(n) });
+  for (let n = 1; n <= 6; n++) repo.commit(`log change ${n}`, { "src/c.ts": c(n) });
+  return repo;
+}
+
+async function order(root: string): Promise<string[]> {
+  const engine = await ContextEngine.open({
+    start: root,
+    cwd: root,
+    env: { XDG_CONFIG_HOME: root },
+  });
+  opened.push(engine);
+  await engine.index([root]);
+  const result = await engine.query({
+    task: "invoice total",
+    budget: 4000,
+    strategies: ["breadth-depth-navigator"],
+  });
+  return result.fragments.flatMap((f) => (f.source.kind === "file" ? [f.source.path] : []));
+}
+
+describe("co-change support in breadth-depth-navigator", () => {
+  it("moves up the files that change together with the best hits", async () => {
+    const withHistory = await order(repository().root);
+    expect(withHistory[0]).toBe("src/a.ts");
+    expect(withHistory.indexOf("src/b.ts")).toBeLessThan(withHistory.indexOf("src/c.ts"));
+
+    const repo = repository();
+    writeFileSync(join(repo.root, "ctx.toml"), "[history]\nenabled = false\n");
+    const without = await order(repo.root);
+    expect(without.indexOf("src/c.ts")).toBeLessThan(without.indexOf("src/b.ts"));
+  });
+});
