@@ -16,7 +16,6 @@ import type { TokenCounter } from "../core/token-counter.js";
 import { createEmbedder, type EmbedderChoice, resolveEmbedder } from "../embed/resolve-embedder.js";
 import { type RepoMap, repoMap } from "../graph/repo-map.js";
 import { BlameCache, temporalBackendFor } from "../history/git-temporal-backend.js";
-import { optionalFeatureStatus } from "../optional-packages.js";
 import { ProjectPlans } from "../plans/project-plans.js";
 import { createReranker } from "../rerank/rerank-settings.js";
 import { ProjectBreakers } from "../strategies/breaker-board.js";
@@ -27,7 +26,7 @@ import { StrategyPipeline } from "../strategies/strategy-pipeline.js";
 import { queryTerms } from "../text/code-tokenizer.js";
 import { createTokenCounter } from "../tokens/create-counter.js";
 import { contributions } from "./contributions.js";
-import { describeChoice, describeEmbeddings, fileSize, type StatusReport } from "./engine-files.js";
+import type { StatusReport } from "./engine-files.js";
 import type {
   EnabledStrategies,
   IndexOptions,
@@ -36,15 +35,16 @@ import type {
   QueryResult,
 } from "./engine-options.js";
 import { CachedGraphSource } from "./graph-source.js";
-import { HOT_FILES, hotFragments } from "./hot-files.js";
+import { hotTier } from "./hot-files.js";
 import { findProjectRoot, indexPathFor } from "./locate-project.js";
 import { openIndex } from "./open-index.js";
 import { type PinnedFile, pinnedFiles } from "./pinned-files.js";
-import { coveredRoots, forgetRoot, rootsWithPresence } from "./project-roots.js";
+import { coveredRoots, forgetRoot } from "./project-roots.js";
 import { type FragmentAddress, type FragmentText, readFragment } from "./read-fragment.js";
 import { RecentRequests } from "./recent-requests.js";
 import { type IndexRunReport, runIndex } from "./run-index.js";
 import { measureStaleness, type Staleness } from "./staleness.js";
+import { statusOf } from "./status-of.js";
 import { findReferences, findSymbols, type SymbolReferences } from "./symbol-lookup.js";
 import { vectorBackend } from "./vector-backend.js";
 import { WrittenGraphs } from "./written-graphs.js";
@@ -63,9 +63,6 @@ export type {
  * The library's entry point: one project, its configuration, its index and its
  * strategy pipeline. The CLI (and the MCP server) are thin layers over it.
  */
-/** What a fragment's heading and fence cost besides its content, about. */
-const HOT_FRAME_TOKENS = 30;
-
 export class ContextEngine {
   readonly counter: TokenCounter;
   private readonly recent = new RecentRequests<Omit<QueryResult, "requestId" | "output">>();
@@ -231,22 +228,12 @@ export class ContextEngine {
     if (options.strategies) this.registry.assertEnabled(options.strategies, "requested strategies");
     // Naming a plan asks for its decisions, whatever the project's list.
     else if (plan && !enabled.includes(PLAN_STRATEGY)) enabled = [...enabled, PLAN_STRATEGY];
-    // Hot files come first, within their share; what they do not need goes to the strategies.
-    const hot = hotFragments(
-      await this.store.listResources(),
-      this.config.tiers.hot,
-      this.counter,
-      options.paths,
-    );
-    const hotShare = Math.floor(this.config.tiers.hotShare * limit);
-    const hotNeed = Math.min(
-      hotShare,
-      hot.reduce((sum, fragment) => sum + fragment.tokens + HOT_FRAME_TOKENS, 0),
-    );
+    const resources = await this.store.listResources();
+    const hot = hotTier(resources, this.config.tiers, this.counter, limit, options.paths);
     const { candidates, allocation, runs } = await this.pipeline.run(
       {
         task: options.task,
-        budget: limit - hotNeed,
+        budget: limit - hot.need,
         ...(options.paths ? { paths: options.paths } : {}),
         ...(options.focus && options.focus.length > 0 ? { focus: options.focus } : {}),
         ...(plan ? { planId: plan.planId } : {}),
@@ -255,16 +242,19 @@ export class ContextEngine {
       enabled,
       { ...(options.signal ? { signal: options.signal } : {}), ...(plan ? { plan } : {}) },
     );
-    const showId = await this.fragmentIds();
+    const showId = fragmentIdShower(resources.map((resource) => resource.id));
     const packed = packToBudget(
-      [...hot, ...candidates].map((candidate) => ({ ...candidate, id: showId(candidate.id) })),
+      [...hot.fragments, ...candidates].map((candidate) => ({
+        ...candidate,
+        id: showId(candidate.id),
+      })),
       {
         task: options.task,
         budget: options.budget,
         limit,
         renderer: rendererFor(format, { explain: options.explain ?? false, runs }),
         counter: this.counter,
-        allocation: hot.length > 0 ? new Map([...allocation, [HOT_FILES, hotShare]]) : allocation,
+        allocation: hot.withShare(allocation),
       },
     );
     const result = {
@@ -361,35 +351,9 @@ export class ContextEngine {
     await this.store.setProjectStrategies(this.project, strategies);
   }
 
-  async status(): Promise<StatusReport> {
-    const resources = await this.store.listResources();
-    const stats = await this.store.stats();
-    const closedPlans = (await this.plans.list()).filter((plan) => plan.status === "closed");
-    return {
-      tiers: {
-        hot: hotFragments(resources, this.config.tiers.hot, this.counter).map((f) =>
-          f.source.kind === "file" ? f.source.path : f.id,
-        ),
-        warm: stats.documents,
-        cold: { commits: stats.history.commits, closedPlans: closedPlans.length },
-      },
-      root: this.root,
-      project: this.project,
-      indexPath: this.indexPath,
-      indexBytes: fileSize(this.indexPath) + fileSize(`${this.indexPath}-wal`),
-      store: stats,
-      resources: await rootsWithPresence(this.store),
-      tokenCounter: this.counter.name,
-      configFiles: this.config.sources,
-      enabledStrategies: (await this.enabledStrategies()).enabled,
-      contextGenerator: describeChoice(() => this.generatorChoice()),
-      embeddings: await describeEmbeddings(
-        this.embedderChoice(),
-        (choice) => this.embedderFor(choice),
-        this.store,
-      ),
-      optionalFeatures: optionalFeatureStatus(),
-    };
+  /** Roots, files, chunks, tiers, history, contexts, embeddings and options: `ctx status`. */
+  status(): Promise<StatusReport> {
+    return statusOf(this);
   }
 
   async close(): Promise<void> {

@@ -1,8 +1,11 @@
 import { readFileSync, statSync } from "node:fs";
 import type { ContextFragment } from "../core/fragment.js";
 import { fileFragmentId } from "../core/fragment-id.js";
+import type { Plan } from "../core/plans.js";
+import type { StoreStats } from "../core/store.js";
 import type { TokenCounter } from "../core/token-counter.js";
 import type { Resource } from "../core/types.js";
+import type { StatusReport } from "./engine-files.js";
 import { resolveInsideRoots } from "./safe-path.js";
 
 /** The pseudo-strategy hot files are packed under, with their own share of the budget. */
@@ -67,4 +70,53 @@ export function hotFragments(
     }
   }
   return found;
+}
+
+/** What a fragment's heading and fence cost besides its content, about. */
+const FRAME_TOKENS = 30;
+
+/** The hot fragments of a request and the budget they are kept. */
+export interface HotTier {
+  readonly fragments: ContextFragment[];
+  /** Tokens the strategies give up for them: their share, or less when they need less. */
+  readonly need: number;
+  /** The strategies' shares with the hot files' own added. */
+  withShare(allocation: ReadonlyMap<string, number>): ReadonlyMap<string, number>;
+}
+
+/** The hot files of a request (`[tiers]`), offered first within `hot_share` of `limit`. */
+export function hotTier(
+  resources: readonly Pick<Resource, "id" | "root">[],
+  tiers: { readonly hot: readonly string[]; readonly hotShare: number },
+  counter: TokenCounter,
+  limit: number,
+  paths?: readonly string[],
+): HotTier {
+  const fragments = hotFragments(resources, tiers.hot, counter, paths);
+  const share = Math.floor(tiers.hotShare * limit);
+  const wanted = fragments.reduce((sum, fragment) => sum + fragment.tokens + FRAME_TOKENS, 0);
+  return {
+    fragments,
+    need: Math.min(share, wanted),
+    withShare: (allocation) =>
+      fragments.length > 0 ? new Map([...allocation, [HOT_FILES, share]]) : allocation,
+  };
+}
+
+/** What each tier holds, for `ctx status`. */
+export function tierCounts(
+  hot: readonly ContextFragment[],
+  stats: Pick<StoreStats, "documents" | "history">,
+  plans: readonly Pick<Plan, "status">[],
+): StatusReport["tiers"] {
+  return {
+    hot: hot.map((fragment) =>
+      fragment.source.kind === "file" ? fragment.source.path : fragment.id,
+    ),
+    warm: stats.documents,
+    cold: {
+      commits: stats.history.commits,
+      closedPlans: plans.filter((plan) => plan.status === "closed").length,
+    },
+  };
 }
