@@ -1,29 +1,13 @@
 import { cpSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parseFragmentId, withLines } from "../../src/core/fragment-id.js";
-import { ContextEngine } from "../../src/engine/context-engine.js";
+import { indexedEngine } from "../helpers/indexed-engine.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
 const FIXTURES = fileURLToPath(new URL("../fixtures/code", import.meta.url));
-const opened: ContextEngine[] = [];
-
-afterEach(async () => {
-  for (const engine of opened.splice(0)) await engine.close();
-});
-
-async function indexed(roots: readonly string[]): Promise<ContextEngine> {
-  const first = roots[0] as string;
-  const engine = await ContextEngine.open({
-    start: first,
-    cwd: first,
-    env: { XDG_CONFIG_HOME: first },
-  });
-  opened.push(engine);
-  await engine.index([...roots]);
-  return engine;
-}
+const indexed = (roots: readonly string[]) => indexedEngine(...roots);
 
 function copyOfFixtures(): string {
   const root = tempDir("ctx-ids-");

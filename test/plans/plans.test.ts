@@ -1,24 +1,13 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { PlanClosedError, PlanNotFoundError } from "../../src/core/plans.js";
-import { ContextEngine } from "../../src/engine/context-engine.js";
+import type { ContextEngine } from "../../src/engine/context-engine.js";
+import { indexedEngine } from "../helpers/indexed-engine.js";
 import { tempDir, writeFiles } from "../helpers/temp-dir.js";
-
-const opened: ContextEngine[] = [];
-afterEach(async () => {
-  for (const engine of opened.splice(0)) await engine.close();
-});
 
 async function project(): Promise<ContextEngine> {
   const root = tempDir("ctx-plans-");
   writeFiles(root, { "src/auth.ts": "export function signToken(user: string) { return user; }\n" });
-  const engine = await ContextEngine.open({
-    start: root,
-    cwd: root,
-    env: { XDG_CONFIG_HOME: root },
-  });
-  opened.push(engine);
-  await engine.index([root]);
-  return engine;
+  return indexedEngine(root);
 }
 
 describe("plans and decisions", () => {

@@ -1,13 +1,8 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { ContextEngine } from "../../src/engine/context-engine.js";
+import { describe, expect, it } from "vitest";
 import { Repo } from "../helpers/git-history.js";
-
-const opened: ContextEngine[] = [];
-afterEach(async () => {
-  for (const engine of opened.splice(0)) await engine.close();
-});
+import { indexedEngine } from "../helpers/indexed-engine.js";
 
 /** a.ts answers the task; b.ts always changes with it; c.ts matches the words better than b.ts but changes alone. */
 function repository(): Repo {
@@ -33,13 +28,7 @@ function repository(): Repo {
 }
 
 async function order(root: string): Promise<string[]> {
-  const engine = await ContextEngine.open({
-    start: root,
-    cwd: root,
-    env: { XDG_CONFIG_HOME: root },
-  });
-  opened.push(engine);
-  await engine.index([root]);
+  const engine = await indexedEngine(root);
   const result = await engine.query({
     task: "invoice total",
     budget: 4000,

@@ -1,24 +1,10 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { ContextFragment } from "../../src/core/fragment.js";
-import { ContextEngine } from "../../src/engine/context-engine.js";
 import { Repo } from "../helpers/git-history.js";
+import { indexedEngine } from "../helpers/indexed-engine.js";
 import { tempDir, writeFiles } from "../helpers/temp-dir.js";
 
-const opened: ContextEngine[] = [];
-afterEach(async () => {
-  for (const engine of opened.splice(0)) await engine.close();
-});
-
-async function engineOn(root: string): Promise<ContextEngine> {
-  const engine = await ContextEngine.open({
-    start: root,
-    cwd: root,
-    env: { XDG_CONFIG_HOME: root },
-  });
-  opened.push(engine);
-  await engine.index([root]);
-  return engine;
-}
+const engineOn = (root: string) => indexedEngine(root);
 
 const CONFIG_V1 = `export function parseConfig(text: string): Record<string, string> {
   const entries: Record<string, string> = {};
