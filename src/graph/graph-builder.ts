@@ -200,13 +200,7 @@ export class GraphBuilder {
       if (!candidates || reference.name.length < MIN_NAME_LENGTH) continue;
       let targets = this.localNames[file]?.get(reference.name) ?? [];
       let factor = targets.length > 0 ? LOCAL_FACTOR : 1;
-      if (targets.length === 0) {
-        targets = [];
-        for (const other of visible) {
-          const found = this.localNames[other]?.get(reference.name);
-          if (found) targets.push(...found);
-        }
-      }
+      if (targets.length === 0) targets = visible.definitionsOf(candidates);
       if (targets.length === 0) {
         // Where names come only through imports, an unimported bare name is a local or a
         // global; a call may still be a method of an object from elsewhere, a type an ambient one.
@@ -282,7 +276,7 @@ export class GraphBuilder {
   }
 
   /** Imported files plus the files they pass names on from (`export … from`), transitively. */
-  private withReexports(imported: ReadonlySet<number>): Set<number> {
+  private withReexports(imported: ReadonlySet<number>): VisibleFiles {
     const visible = new Set(imported);
     let frontier = [...imported];
     for (let depth = 0; depth < MAX_REEXPORT_DEPTH && frontier.length > 0; depth++) {
@@ -299,7 +293,31 @@ export class GraphBuilder {
       }
       frontier = next;
     }
-    return visible;
+    return new VisibleFiles(visible, this.nodes);
+  }
+}
+
+/**
+ * The files a file sees through its imports, in the order they were reached.
+ * A name's definitions are looked up among the few that bear it, not in each
+ * visible file: a barrel file makes hundreds visible.
+ */
+class VisibleFiles {
+  private readonly order = new Map<number, number>();
+
+  constructor(
+    files: Iterable<number>,
+    private readonly nodes: readonly GraphNode[],
+  ) {
+    for (const file of files) this.order.set(file, this.order.size);
+  }
+
+  /** Those of `candidates` (definitions of one name) in visible files: by file in visible order, then as given. */
+  definitionsOf(candidates: readonly number[]): number[] {
+    const rank = (id: number) => this.order.get((this.nodes[id] as GraphNode).file) ?? -1;
+    const found = candidates.filter((id) => rank(id) >= 0);
+    if (found.length > 1) found.sort((a, b) => rank(a) - rank(b));
+    return found;
   }
 }
 

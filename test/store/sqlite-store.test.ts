@@ -10,6 +10,7 @@ import {
 } from "../../src/core/errors.js";
 import { graphFileKey } from "../../src/core/graph.js";
 import type { DocumentToStore } from "../../src/core/store.js";
+import { emptySkipCounts } from "../../src/core/types.js";
 import { withSearchText } from "../../src/ingest/search-text.js";
 import { documentSearchTexts } from "../../src/ingest/stored-search-text.js";
 import { SCHEMA_VERSION } from "../../src/store/sqlite/migrations.js";
@@ -364,6 +365,65 @@ describe("SqliteStore", () => {
     const all = (await store.loadGraph()).files;
     expect(users[0]).toEqual(all.find((file) => file.path === "src/c.ts"));
     await store.close();
+  });
+
+  it("builds the graph's name indexes after a first run fills the tables, or on open after a run that stopped", async () => {
+    const file = join(tempDir(), "index.db");
+    const nameIndexes = () => {
+      const db = new Database(file, { readonly: true });
+      try {
+        return (
+          db
+            .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE '%name'")
+            .all() as { name: string }[]
+        )
+          .map((row) => row.name)
+          .sort();
+      } finally {
+        db.close();
+      }
+    };
+    const all = [
+      "graph_definitions_by_lower_name",
+      "graph_definitions_by_name",
+      "graph_references_by_name",
+    ];
+    const withGraph = (resourceId: string, path: string, uses: string): DocumentToStore => ({
+      ...document(resourceId, path, `function f() { ${uses}(); }`),
+      graph: {
+        definitions: [
+          { name: "f", kind: "function", startLine: 1, endLine: 1, parent: "", signature: "" },
+        ],
+        references: [{ name: uses, kind: "call", lines: [1] }],
+        imports: [],
+      },
+    });
+    let store = SqliteStore.open(file, { create: true });
+    let resource = await store.ensureResource("/repo", "git");
+    await store.writeDocuments([withGraph(resource.id, "src/a.ts", "alpha")]);
+    // Mid-run: the name indexes wait for the end, and look-ups answer all the same.
+    expect(nameIndexes()).toEqual([]);
+    expect((await store.findReferences("alpha")).map((r) => r.path)).toEqual(["src/a.ts"]);
+    await store.recordRun(resource.id, emptySkipCounts(), new Date().toISOString());
+    expect(nameIndexes()).toEqual(all);
+    // A later run writes into filled tables, with the indexes in place.
+    await store.writeDocuments([withGraph(resource.id, "src/b.ts", "alpha")]);
+    expect(nameIndexes()).toEqual(all);
+    await store.close();
+
+    // A first run that stops before its end (the process killed): the next open builds them.
+    const second = join(tempDir(), "index.db");
+    store = SqliteStore.open(second, { create: true });
+    resource = await store.ensureResource("/repo", "git");
+    await store.writeDocuments([withGraph(resource.id, "src/a.ts", "alpha")]);
+    await store.close();
+    store = SqliteStore.open(second, { create: false });
+    await store.close();
+    const db = new Database(second, { readonly: true });
+    expect(
+      db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name IN (?, ?, ?)").get(...all),
+    ).toEqual({ n: 3 });
+    db.close();
   });
 
   it("gives back the graph rows a caller holds where the stored file has the same hash", async () => {

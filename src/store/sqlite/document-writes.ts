@@ -1,5 +1,6 @@
 import type Database from "better-sqlite3";
 import type { DocumentToStore } from "../../core/store.js";
+import type { DeferredGraphIndexes } from "./deferred-graph-indexes.js";
 import { GraphWrites } from "./graph-writes.js";
 import type { TextCompaction } from "./text-compaction.js";
 import { inWriteTransaction } from "./write-transaction.js";
@@ -27,6 +28,7 @@ export class DocumentWrites {
   constructor(
     private readonly db: Database.Database,
     private readonly compaction: TextCompaction,
+    private readonly graphIndexes: DeferredGraphIndexes,
   ) {
     this.findDocument = db.prepare("SELECT id FROM documents WHERE resource_id = ? AND path = ?");
     this.documentChunkIds = db.prepare("SELECT id FROM chunks WHERE document_id = ?");
@@ -61,6 +63,7 @@ export class DocumentWrites {
     // (per-file commits made a third of the write time); old versions go first,
     // since an FTS5 delete flushes the inserts pending before it.
     inWriteTransaction(this.db, () => {
+      if (documents.some((document) => document.graph)) this.graphIndexes.beforeWrite();
       for (const document of documents) {
         const old = this.findDocument.get(document.resourceId, document.path) as
           | { id: number }

@@ -37,6 +37,7 @@ import type {
 } from "../../core/types.js";
 import { AnnIndexes } from "./ann-index.js";
 import * as contexts from "./context-queries.js";
+import { DeferredGraphIndexes } from "./deferred-graph-indexes.js";
 import { DocumentWrites } from "./document-writes.js";
 import * as graph from "./graph-queries.js";
 import * as graphSnapshot from "./graph-snapshot.js";
@@ -77,6 +78,7 @@ export class SqliteStore extends SqliteHistoryAndPlans implements Store {
   private readonly rankExpression: string;
   private readonly compaction: TextCompaction;
   private readonly documents: DocumentWrites;
+  private readonly graphIndexes: DeferredGraphIndexes;
   private readonly vectorExtension: boolean;
   private readonly ann: AnnIndexes;
 
@@ -98,7 +100,13 @@ export class SqliteStore extends SqliteHistoryAndPlans implements Store {
     this.vectorExtension = loadVectorExtension(db);
     this.rankExpression = `bm25(${weights.path}, ${weights.symbols}, ${weights.context}, ${weights.body})`;
     this.compaction = new TextCompaction(db);
-    this.documents = new DocumentWrites(db, this.compaction);
+    this.graphIndexes = new DeferredGraphIndexes(db);
+    this.documents = new DocumentWrites(db, this.compaction, this.graphIndexes);
+    try {
+      this.graphIndexes.restore();
+    } catch {
+      // A run that stopped early left them out; a read-only or busy index answers all the same, slower.
+    }
   }
 
   static open(file: string, options: SqliteStoreOptions): SqliteStore {
@@ -171,6 +179,7 @@ export class SqliteStore extends SqliteHistoryAndPlans implements Store {
 
   async recordRun(resourceId: string, skipped: SkipCounts, finishedAt: string): Promise<void> {
     resources.recordRun(this.db, resourceId, skipped, finishedAt);
+    this.graphIndexes.restore();
   }
 
   async listDocuments(resourceId: string): Promise<DocumentState[]> {
