@@ -1,0 +1,96 @@
+import { describe, expect, it } from "vitest";
+import { fileRoleOf, rolesAskedFor } from "../../src/strategies/file-roles.js";
+import { indexedEngine } from "../helpers/indexed-engine.js";
+import { tempDir, writeFiles } from "../helpers/temp-dir.js";
+
+describe("file roles", () => {
+  it("tells the code from its tests, docs, examples, benchmarks and vendored files by path", () => {
+    const roles = Object.fromEntries(
+      [
+        "src/session/cookie.ts",
+        "src/session/cookie.test.ts",
+        "src/session/cookie.spec.tsx",
+        "packages/core/__tests__/cookie.ts",
+        "tests/test_cookie.py",
+        "pkg/cookie_test.go",
+        "src/test/java/CookieTest.java",
+        "tests/fixtures/big.json",
+        "conftest.py",
+        "README.md",
+        "docs/guide/cookies.ts",
+        "CHANGELOG",
+        "examples/basic/server.js",
+        "bench/cookie.ts",
+        "vendor/lib/jquery.js",
+        "public/app.min.js",
+        "src/testing_utils.py",
+        "src/contest.ts",
+      ].map((path) => [path, fileRoleOf(path)]),
+    );
+    expect(roles).toEqual({
+      "src/session/cookie.ts": "source",
+      "src/session/cookie.test.ts": "test",
+      "src/session/cookie.spec.tsx": "test",
+      "packages/core/__tests__/cookie.ts": "test",
+      "tests/test_cookie.py": "test",
+      "pkg/cookie_test.go": "test",
+      "src/test/java/CookieTest.java": "test",
+      "tests/fixtures/big.json": "test",
+      "conftest.py": "test",
+      "README.md": "docs",
+      "docs/guide/cookies.ts": "docs",
+      CHANGELOG: "docs",
+      "examples/basic/server.js": "example",
+      "bench/cookie.ts": "bench",
+      "vendor/lib/jquery.js": "vendor",
+      "public/app.min.js": "vendor",
+      "src/testing_utils.py": "source",
+      "src/contest.ts": "source",
+    });
+  });
+
+  it("reads which of them a task asks for", () => {
+    expect([...rolesAskedFor("session cookie is not renewed")]).toEqual(["source"]);
+    expect([...rolesAskedFor("add a test for the expired session cookie")]).toEqual([
+      "source",
+      "test",
+    ]);
+    expect([...rolesAskedFor("Document the cookie options in the README")]).toEqual([
+      "source",
+      "docs",
+    ]);
+    expect([...rolesAskedFor("benchmark cookie parsing; update the example")]).toEqual([
+      "source",
+      "example",
+      "bench",
+    ]);
+  });
+
+  it("puts the code before its test and its docs unless the task asks for those", async () => {
+    const root = tempDir();
+    const words = "session cookie renew expiry maxAge refresh";
+    writeFiles(root, {
+      "src/session.ts": `export function renewSessionCookie(maxAge: number) {\n  // renew the cookie before expiry\n  return maxAge * 2;\n}\n`,
+      // Each says the task's words more often than the code does.
+      "test/session.test.ts": `// ${words} ${words}\nit("renews the session cookie before expiry", () => { renewSessionCookie(1); });\n`,
+      "README.md": `# Sessions\n\nThe session cookie: ${words}, ${words}.\n`,
+    });
+    const engine = await indexedEngine(root);
+    const order = async (task: string) =>
+      (
+        await engine.query({ task, budget: 4000, format: "json", strategies: ["simple-keyword"] })
+      ).fragments.map((fragment) => (fragment.source.kind === "file" ? fragment.source.path : ""));
+
+    expect((await order("renew the session cookie before its maxAge expiry"))[0]).toBe(
+      "src/session.ts",
+    );
+    expect((await order("test that the session cookie is renewed before expiry"))[0]).toBe(
+      "test/session.test.ts",
+    );
+    expect((await order("the readme on session cookie expiry"))[0]).toBe("README.md");
+    // A file the task names is not held back.
+    expect((await order("session.test.ts: the cookie renew expiry case"))[0]).toBe(
+      "test/session.test.ts",
+    );
+  });
+});
