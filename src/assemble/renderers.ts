@@ -124,8 +124,10 @@ function markdownRenderer({ explain, runs }: RenderOptions): Renderer {
       const fence = "`".repeat(longestRun + 1);
       const context =
         explain && fragment.context ? `> context: ${oneLine(fragment.context)}\n\n` : "";
+      const ranking =
+        explain && fragment.ranking?.length ? `> ranked: ${fragment.ranking.join("; ")}\n\n` : "";
       return (
-        `## ${headingOf(fragment)}${symbol} (score ${formatScore(fragment.score)}${by})\n\n${context}` +
+        `## ${headingOf(fragment)}${symbol} (score ${formatScore(fragment.score)}${by})\n\n${context}${ranking}` +
         `${fence}${languageOf(fragment)}\n${fragment.content}\n${fence}\n`
       );
     },
@@ -163,9 +165,13 @@ function xmlRenderer({ explain, runs }: RenderOptions): Renderer {
         explain && fragment.context
           ? ` context="${escapeAttribute(oneLine(fragment.context))}"`
           : "";
+      const ranking =
+        explain && fragment.ranking?.length
+          ? ` ranking="${escapeAttribute(fragment.ranking.join("; "))}"`
+          : "";
       // Content stays raw for the model to read; only a closing tag inside is defused.
       const content = fragment.content.replaceAll("</fragment>", "<\\/fragment>");
-      return `<fragment id="${escapeAttribute(fragment.id)}"${where}${symbol} score="${formatScore(fragment.score)}"${depth}${by}${context}>\n${content}\n</fragment>\n`;
+      return `<fragment id="${escapeAttribute(fragment.id)}"${where}${symbol} score="${formatScore(fragment.score)}"${depth}${by}${context}${ranking}>\n${content}\n</fragment>\n`;
     },
     separator: "",
     suffix: () => "</context>\n",
@@ -206,6 +212,7 @@ function jsonRenderer({ explain, runs }: RenderOptions): Renderer {
               strategy: fragment.strategy,
               detailDepth: fragment.detailDepth,
               context: fragment.context ?? null,
+              ranking: fragment.ranking ?? [],
             }
           : {}),
       });

@@ -52,4 +52,6 @@ export interface ContextFragment {
   readonly chunkIds: readonly number[];
   /** The context indexed with it (contextual retrieval); shown only with --explain. */
   readonly context?: string;
+  /** Why the score moved after its strategy gave it (`test file ×0.5`); shown only with --explain. */
+  readonly ranking?: readonly string[];
 }

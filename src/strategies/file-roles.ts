@@ -1,17 +1,5 @@
-import type { ContextFragment } from "../core/fragment.js";
-
 /** What a file is for, from its path: the code itself, or something about the code. */
-export type FileRole = "source" | "test" | "docs" | "example" | "bench" | "vendor";
-
-/**
- * How much a fragment of a file that is about the code (a test, the docs, an
- * example, a benchmark, vendored code) counts against one of the code itself,
- * when the task does not ask for such files: they share the code's words (a
- * test names what it tests, a README describes it), so by words alone they
- * outrank the code a task needs to read or change. Still shown when they match
- * much better, and ranked as usual when the task asks for them.
- */
-export const OTHER_ROLE_FACTOR = 0.5;
+export type FileRole = "source" | "test" | "docs" | "example" | "bench" | "vendor" | "generated";
 
 const FOLDERS: Readonly<Record<string, FileRole>> = {
   test: "test",
@@ -45,7 +33,12 @@ const FOLDERS: Readonly<Record<string, FileRole>> = {
   third_party: "vendor",
   thirdparty: "vendor",
   node_modules: "vendor",
+  dist: "generated",
+  generated: "generated",
+  __generated__: "generated",
 };
+/** `deno_dist/`, `esm-dist/`: a build's copy of the sources, committed. */
+const DIST_FOLDER = /[_-]dist$/;
 
 const TEST_FILE =
   /(\.|_|-)(test|spec|tests)\.[a-z0-9]+$|^test_[^/]*\.py$|^conftest\.py$|Tests?\.(java|cs|kt|swift)$|_test\.go$/;
@@ -60,10 +53,11 @@ export function fileRoleOf(path: string): FileRole {
   for (const folder of parts.slice(0, -1)) {
     const role = FOLDERS[folder.toLowerCase()];
     if (role) return role;
+    if (DIST_FOLDER.test(folder)) return "generated";
   }
   if (TEST_FILE.test(name)) return "test";
   if (DOCS_FILE.test(name)) return "docs";
-  if (MINIFIED.test(name)) return "vendor";
+  if (MINIFIED.test(name)) return "generated";
   return "source";
 }
 
@@ -77,6 +71,7 @@ const ASKING: readonly [FileRole, RegExp][] = [
   ["example", /\b(examples?|demos?|samples?|playground)\b/i],
   ["bench", /\b(bench|benches|benchmarks?|benchmarking)\b/i],
   ["vendor", /\b(vendor|vendored|third[ -]party)\b/i],
+  ["generated", /\b(dist|generated|codegen|minified|bundled?)\b/i],
 ];
 
 /** The roles a task asks for by name, besides the code itself. */
@@ -84,28 +79,4 @@ export function rolesAskedFor(task: string): Set<FileRole> {
   const asked = new Set<FileRole>(["source"]);
   for (const [role, words] of ASKING) if (words.test(task)) asked.add(role);
   return asked;
-}
-
-/**
- * Candidates with the scores of files whose role the task does not ask for
- * lowered, best first again. Files the task names (`conftest.py`) keep their score,
- * as do fragments that are not from files and the hot tier.
- */
-export function rankByFileRole(
-  candidates: readonly ContextFragment[],
-  task: string,
-  factor = OTHER_ROLE_FACTOR,
-): ContextFragment[] {
-  const asked = rolesAskedFor(task);
-  const lowered = task.toLowerCase();
-  const ranked = candidates.map((fragment) => {
-    if (fragment.source.kind !== "file" || fragment.tier === "hot") return fragment;
-    const path = fragment.source.path.toLowerCase();
-    const name = path.slice(path.lastIndexOf("/") + 1);
-    if (asked.has(fileRoleOf(fragment.source.path)) || lowered.includes(name)) return fragment;
-    return { ...fragment, score: Math.round(fragment.score * factor * 1e6) / 1e6 };
-  });
-  return ranked.sort(
-    (a, b) => b.score - a.score || (a.nodeId < b.nodeId ? -1 : a.nodeId > b.nodeId ? 1 : 0),
-  );
 }

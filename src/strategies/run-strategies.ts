@@ -9,7 +9,7 @@ import type {
 import type { TokenCounter } from "../core/token-counter.js";
 import { allocateBudget } from "./allocate-budget.js";
 import { executeStrategies } from "./execute-strategies.js";
-import { rankByFileRole } from "./file-roles.js";
+import { rankByPath } from "./path-priors.js";
 import type { StrategyRun } from "./provenance.js";
 import type { StrategyRegistry } from "./registry.js";
 import { selectStrategies } from "./select-strategies.js";
@@ -94,7 +94,7 @@ export async function runStrategies(
       confidence * strategy.capabilities.qualityScore,
     ]),
   );
-  const candidates = rankByFileRole(combine(results, weights), request.task);
+  const candidates = rankByPath(combine(results, weights), request.task);
   const runs = describeRuns(selected, skipped, results, allocation, options);
   return { candidates, allocation, results, runs };
 }

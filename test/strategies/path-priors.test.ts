@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { fileRoleOf, rolesAskedFor } from "../../src/strategies/file-roles.js";
+import { fileStemOf, fileWordsOf } from "../../src/strategies/named-files.js";
 import { indexedEngine } from "../helpers/indexed-engine.js";
 import { tempDir, writeFiles } from "../helpers/temp-dir.js";
 
@@ -23,6 +24,7 @@ describe("file roles", () => {
         "bench/cookie.ts",
         "vendor/lib/jquery.js",
         "public/app.min.js",
+        "deno_dist/utils/jwt/jwt.ts",
         "src/testing_utils.py",
         "src/contest.ts",
       ].map((path) => [path, fileRoleOf(path)]),
@@ -43,7 +45,8 @@ describe("file roles", () => {
       "examples/basic/server.js": "example",
       "bench/cookie.ts": "bench",
       "vendor/lib/jquery.js": "vendor",
-      "public/app.min.js": "vendor",
+      "public/app.min.js": "generated",
+      "deno_dist/utils/jwt/jwt.ts": "generated",
       "src/testing_utils.py": "source",
       "src/contest.ts": "source",
     });
@@ -63,6 +66,25 @@ describe("file roles", () => {
       "source",
       "example",
       "bench",
+    ]);
+  });
+
+  it("reads the name a task would call a file by", () => {
+    expect(
+      [
+        "src/utils/jwt/jwt.ts",
+        "src/utils/jwt/index.ts",
+        "pkg/__init__.py",
+        "src/vShow.ts",
+        "a/common.case.test.ts",
+      ].map(fileStemOf),
+    ).toEqual(["jwt", "jwt", "pkg", "vshow", "common"]);
+    expect([...fileWordsOf("fix(jwt): set vShow on a `ts` node")]).toEqual([
+      "fix",
+      "jwt",
+      "set",
+      "vshow",
+      "node",
     ]);
   });
 
@@ -88,6 +110,23 @@ describe("file roles", () => {
       "test/session.test.ts",
     );
     expect((await order("the readme on session cookie expiry"))[0]).toBe("README.md");
+    // --explain says why a fragment's score moved.
+    const explained = await engine.query({
+      task: "renew the session cookie before its maxAge expiry",
+      budget: 4000,
+      format: "json",
+      explain: true,
+      strategies: ["simple-keyword"],
+    });
+    const rankings = Object.fromEntries(
+      (
+        JSON.parse(explained.output) as { fragments: { path: string; ranking: string[] }[] }
+      ).fragments.map((fragment) => [fragment.path, fragment.ranking]),
+    );
+    expect(rankings["src/session.ts"]).toEqual([]);
+    expect(rankings["test/session.test.ts"]).toEqual([
+      "test file ×0.5 (the task does not ask for test files)",
+    ]);
     // A file the task names is not held back.
     expect((await order("session.test.ts: the cookie renew expiry case"))[0]).toBe(
       "test/session.test.ts",

@@ -1,0 +1,59 @@
+import type { ContextFragment } from "../core/fragment.js";
+import { fileRoleOf, rolesAskedFor } from "./file-roles.js";
+import { fileStemOf, fileWordsOf } from "./named-files.js";
+
+export interface PathPriors {
+  /**
+   * How much a fragment of a file about the code (a test, the docs, an example,
+   * a benchmark, vendored or generated code) counts against one of the code
+   * itself when the task does not ask for such files: they share the code's
+   * words (a test names what it tests, a README describes it), so by words
+   * alone they outrank the code a task needs to read or change.
+   */
+  readonly otherRole: number;
+  /** How much more a fragment counts when the task names its file (`fix(jwt): …` and `jwt.ts`). */
+  readonly namedFile: number;
+}
+
+export const DEFAULT_PATH_PRIORS: PathPriors = { otherRole: 0.5, namedFile: 1 };
+
+/**
+ * Candidates rescored by what their paths say against the task, best first
+ * again: files of a role the task does not ask for count less (unless the task
+ * names them: `conftest.py`), files it names count more. Fragments that are not
+ * from files, and the hot tier, keep their scores.
+ */
+export function rankByPath(
+  candidates: readonly ContextFragment[],
+  task: string,
+  priors: PathPriors = DEFAULT_PATH_PRIORS,
+): ContextFragment[] {
+  const asked = rolesAskedFor(task);
+  const lowered = task.toLowerCase();
+  const words = fileWordsOf(task);
+  const ranked = candidates.map((fragment) => {
+    if (fragment.source.kind !== "file" || fragment.tier === "hot") return fragment;
+    const path = fragment.source.path;
+    const name = path.slice(path.lastIndexOf("/") + 1).toLowerCase();
+    let factor = 1;
+    const reasons: string[] = [];
+    const role = fileRoleOf(path);
+    if (!asked.has(role) && !lowered.includes(name) && priors.otherRole !== 1) {
+      factor *= priors.otherRole;
+      reasons.push(`${role} file ×${priors.otherRole} (the task does not ask for ${role} files)`);
+    }
+    if (priors.namedFile !== 1 && words.has(fileStemOf(path))) {
+      factor *= priors.namedFile;
+      reasons.push(`file named in the task ×${priors.namedFile}`);
+    }
+    if (reasons.length === 0) return fragment;
+    return {
+      ...fragment,
+      score: Math.round(fragment.score * factor * 1e6) / 1e6,
+      ranking: [...(fragment.ranking ?? []), ...reasons],
+    };
+  });
+  return ranked.sort(
+    (a, b) => b.score - a.score || (a.nodeId < b.nodeId ? -1 : a.nodeId > b.nodeId ? 1 : 0),
+  );
+}
