@@ -15,7 +15,7 @@ export interface PathPriors {
   readonly namedFile: number;
 }
 
-export const DEFAULT_PATH_PRIORS: PathPriors = { otherRole: 0.5, namedFile: 1 };
+export const DEFAULT_PATH_PRIORS: PathPriors = { otherRole: 0.5, namedFile: 1.5 };
 
 /**
  * Candidates rescored by what their paths say against the task, best first

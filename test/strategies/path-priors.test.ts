@@ -123,13 +123,39 @@ describe("file roles", () => {
         JSON.parse(explained.output) as { fragments: { path: string; ranking: string[] }[] }
       ).fragments.map((fragment) => [fragment.path, fragment.ranking]),
     );
-    expect(rankings["src/session.ts"]).toEqual([]);
+    expect(rankings["src/session.ts"]).toEqual(["file named in the task ×1.5"]);
     expect(rankings["test/session.test.ts"]).toEqual([
       "test file ×0.5 (the task does not ask for test files)",
+      "file named in the task ×1.5",
     ]);
     // A file the task names is not held back.
     expect((await order("session.test.ts: the cookie renew expiry case"))[0]).toBe(
       "test/session.test.ts",
     );
+  });
+
+  it("puts a file the task names before one that only shares more of its words", async () => {
+    const root = tempDir();
+    writeFiles(root, {
+      "src/utils/jwt/index.ts": `export function verifyHeader(header: { typ?: string }) {\n  return header.typ === undefined || header.typ === "JWT";\n}\n`,
+      // The task's words, more often than the file it names has them.
+      "src/router.ts": `// header typ optional header typ optional header typ optional\nexport function route(header: string) { return header; }\n`,
+    });
+    const engine = await indexedEngine(root);
+    const result = await engine.query({
+      task: "fix(jwt): make the header typ field optional",
+      budget: 4000,
+      format: "json",
+      explain: true,
+      strategies: ["simple-keyword"],
+    });
+    const fragments = JSON.parse(result.output) as {
+      fragments: { path: string; ranking: string[] }[];
+    };
+    expect(fragments.fragments.map((fragment) => fragment.path)).toEqual([
+      "src/utils/jwt/index.ts",
+      "src/router.ts",
+    ]);
+    expect(fragments.fragments[0]?.ranking).toEqual(["file named in the task ×1.5"]);
   });
 });
