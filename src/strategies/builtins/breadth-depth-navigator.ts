@@ -45,9 +45,19 @@ const GRAPH_WEIGHT = 0.4;
  * strongest partner: all of it), where git history has been read. Chosen among
  * 0.1, 0.2 and 0.4 on the commit benchmark with `--git-history`, leaving each
  * repository out in turn, by the mean of file@ and line@ at 2k, 8k and 32k:
- * every fold chose 0.4.
+ * every fold chose 0.4. Past a 2,000-token budget it falls with the square root
+ * of the budget (0.2 at 8k, 0.1 at 32k): the few files a small budget shows
+ * must be the likely ones, while a large one holds the text search's breadth,
+ * which partners only crowd out. Flat, falling with the square root, and
+ * falling with the budget itself were compared the same way: every fold chose
+ * the square root.
  */
 const CO_CHANGE_WEIGHT = 0.4;
+const CO_CHANGE_FULL_BUDGET = 2000;
+
+function coChangeWeight(budget: number): number {
+  return CO_CHANGE_WEIGHT * Math.sqrt(Math.min(1, CO_CHANGE_FULL_BUDGET / Math.max(1, budget)));
+}
 /** Definitions the walk reached that no keyword hit holds, taken as candidates. */
 const MAX_REACHED = 20;
 /** A focused definition is shown whole when its body takes at most this share of the budget. */
@@ -120,7 +130,14 @@ export class BreadthDepthNavigatorStrategy implements ContextStrategy {
     signal?.throwIfAborted();
     const partners = backends.temporal ? await coChangeSupport(backends.temporal, hits) : null;
     signal?.throwIfAborted();
-    const candidates = this.candidates(graph, hits, ranked, new Set(focus.keys()), partners);
+    const candidates = this.candidates(
+      graph,
+      hits,
+      ranked,
+      new Set(focus.keys()),
+      partners,
+      coChangeWeight(request.budget),
+    );
     return this.fill(graph, candidates, text, request, budget, signal);
   }
 
@@ -134,9 +151,10 @@ export class BreadthDepthNavigatorStrategy implements ContextStrategy {
     ranked: readonly RankedNode[],
     focus: ReadonlySet<number>,
     partners: ReadonlyMap<string, number> | null,
+    partnerWeight: number,
   ): Candidate[] {
     const together = (resourceId: string, path: string) =>
-      partners ? CO_CHANGE_WEIGHT * (partners.get(`${resourceId}\0${path}`) ?? 0) : 0;
+      partners ? partnerWeight * (partners.get(`${resourceId}\0${path}`) ?? 0) : 0;
     // Only definitions carry graph evidence: a file node stands for text the graph knows nothing of.
     const isDefinition = (node: number) => {
       const kind = graph.nodes[node]?.kind;
