@@ -1,4 +1,5 @@
 import { posix } from "node:path";
+import { isMinified } from "../core/file-roles.js";
 import type {
   EdgeRows,
   GraphFile,
@@ -29,7 +30,6 @@ const UNIQUE_NAME_FACTOR = 0.5;
 const MAX_AMBIGUITY = 3;
 const CONTAINS_WEIGHT = 0.3;
 const IMPORT_WEIGHT = 1;
-const MINIFIED = /[.-]min\.[cm]?js$/;
 /** Uses inside one file say less about a definition's weight in the project than uses from others. */
 const LOCAL_FACTOR = 0.25;
 /** One-letter names (minified code, loop variables) say nothing about where a use leads. */
@@ -120,7 +120,7 @@ export class GraphBuilder {
     const local = new Map<string, number[]>();
     this.localNames.push(local);
     // Minified bundles are one line of thousands of names: noise for every ranking.
-    const sorted = (MINIFIED.test(record.path) ? [] : [...record.definitions]).sort(
+    const sorted = (isMinified(record.path) ? [] : [...record.definitions]).sort(
       (a, b) => a.startLine - b.startLine || b.endLine - a.endLine,
     );
     for (const definition of sorted) {

@@ -1,5 +1,5 @@
+import { fileRoleOf, rolesAskedFor } from "../core/file-roles.js";
 import type { ContextFragment } from "../core/fragment.js";
-import { fileRoleOf, rolesAskedFor } from "./file-roles.js";
 import { fileStemOf, fileWordsOf } from "./named-files.js";
 
 export interface PathPriors {
@@ -18,12 +18,12 @@ export interface PathPriors {
 export const DEFAULT_PATH_PRIORS: PathPriors = { otherRole: 0.5, namedFile: 1.5 };
 
 /**
- * Candidates rescored by what their paths say against the task, best first
- * again: files of a role the task does not ask for count less (unless the task
+ * Candidates rescored by what their paths say against the task (in the order
+ * given; the caller ranks them): files of a role the task does not ask for count less (unless the task
  * names them: `conftest.py`), files it names count more. Fragments that are not
  * from files, and the hot tier, keep their scores.
  */
-export function rankByPath(
+export function rescoreByPath(
   candidates: readonly ContextFragment[],
   task: string,
   priors: PathPriors = DEFAULT_PATH_PRIORS,
@@ -31,7 +31,7 @@ export function rankByPath(
   const asked = rolesAskedFor(task);
   const lowered = task.toLowerCase();
   const words = fileWordsOf(task);
-  const ranked = candidates.map((fragment) => {
+  return candidates.map((fragment) => {
     if (fragment.source.kind !== "file" || fragment.tier === "hot") return fragment;
     const path = fragment.source.path;
     const name = path.slice(path.lastIndexOf("/") + 1).toLowerCase();
@@ -53,7 +53,4 @@ export function rankByPath(
       ranking: [...(fragment.ranking ?? []), ...reasons],
     };
   });
-  return ranked.sort(
-    (a, b) => b.score - a.score || (a.nodeId < b.nodeId ? -1 : a.nodeId > b.nodeId ? 1 : 0),
-  );
 }

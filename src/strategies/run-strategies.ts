@@ -9,7 +9,7 @@ import type {
 import type { TokenCounter } from "../core/token-counter.js";
 import { allocateBudget } from "./allocate-budget.js";
 import { executeStrategies } from "./execute-strategies.js";
-import { rankByPath } from "./path-priors.js";
+import { rescoreByPath } from "./path-priors.js";
 import type { StrategyRun } from "./provenance.js";
 import type { StrategyRegistry } from "./registry.js";
 import { selectStrategies } from "./select-strategies.js";
@@ -94,7 +94,7 @@ export async function runStrategies(
       confidence * strategy.capabilities.qualityScore,
     ]),
   );
-  const candidates = rankByPath(combine(results, weights), request.task);
+  const candidates = rescoreByPath(combine(results, weights), request.task).sort(byScore);
   const runs = describeRuns(selected, skipped, results, allocation, options);
   return { candidates, allocation, results, runs };
 }
@@ -127,9 +127,12 @@ function combine(
     if (key.length === 0 || !seen || fragment.score > seen.score)
       byContent.set(key.length === 0 ? fragment.id : key, fragment);
   }
-  return [...byContent.values()].sort(
-    (a, b) => b.score - a.score || (a.nodeId < b.nodeId ? -1 : a.nodeId > b.nodeId ? 1 : 0),
-  );
+  return [...byContent.values()];
+}
+
+/** Best first; ties by node id (path and line). */
+function byScore(a: ContextFragment, b: ContextFragment): number {
+  return b.score - a.score || (a.nodeId < b.nodeId ? -1 : a.nodeId > b.nodeId ? 1 : 0);
 }
 
 function describeRuns(

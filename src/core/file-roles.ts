@@ -46,6 +46,11 @@ const DOCS_FILE =
   /\.(md|mdx|markdown|rst|adoc|txt)$|^(readme|changelog|contributing|license)(\.|$)/i;
 const MINIFIED = /[.-]min\.[cm]?js$/;
 
+/** A minified bundle (`app.min.js`): one line of thousands of names. */
+export function isMinified(path: string): boolean {
+  return MINIFIED.test(path);
+}
+
 /** The role of the file at a (forward-slash, relative) path. */
 export function fileRoleOf(path: string): FileRole {
   const parts = path.split("/");
@@ -57,7 +62,7 @@ export function fileRoleOf(path: string): FileRole {
   }
   if (TEST_FILE.test(name)) return "test";
   if (DOCS_FILE.test(name)) return "docs";
-  if (MINIFIED.test(name)) return "generated";
+  if (isMinified(name)) return "generated";
   return "source";
 }
 
