@@ -40,6 +40,7 @@ import { findProjectRoot, indexPathFor } from "./locate-project.js";
 import { openIndex } from "./open-index.js";
 import { type PinnedFile, pinnedFiles } from "./pinned-files.js";
 import { coveredRoots, forgetRoot } from "./project-roots.js";
+import { enabledStrategiesOf, setProjectStrategies } from "./project-strategies.js";
 import { type FragmentAddress, type FragmentText, readFragment } from "./read-fragment.js";
 import { RecentRequests } from "./recent-requests.js";
 import { type IndexRunReport, runIndex } from "./run-index.js";
@@ -328,27 +329,12 @@ export class ContextEngine {
 
   /** The project's override if set, else the config's list, else the default. */
   async enabledStrategies(): Promise<EnabledStrategies> {
-    const record = await this.store.getProject(this.project);
-    if (record.enabledStrategies) {
-      this.registry.assertEnabled(
-        record.enabledStrategies,
-        `project ${this.project} (ctx project context set)`,
-      );
-      return { enabled: record.enabledStrategies, source: "project" };
-    }
-    const { enabled, enabledSource } = this.config.strategies;
-    if (enabledSource !== "default") return { enabled, source: "config", file: enabledSource };
-    return { enabled, source: "default" };
+    return enabledStrategiesOf(this.store, this.registry, this.project, this.config);
   }
 
   /** Replaces the project's enabled strategies (null restores the configured list). */
-  async setProjectStrategies(strategies: readonly string[] | null): Promise<void> {
-    if (strategies !== null) {
-      if (strategies.length === 0)
-        throw new UsageError("name at least one strategy with --strategy");
-      this.registry.assertEnabled(strategies, "--strategy");
-    }
-    await this.store.setProjectStrategies(this.project, strategies);
+  setProjectStrategies(strategies: readonly string[] | null): Promise<void> {
+    return setProjectStrategies(this.store, this.registry, this.project, strategies);
   }
 
   /** Roots, files, chunks, tiers, history, contexts, embeddings and options: `ctx status`. */
