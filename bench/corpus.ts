@@ -9,15 +9,20 @@ import { join } from "node:path";
  * `build/` and files over 256 KB are skipped).
  */
 export function threeJsCorpus(): string {
+  return npmPackageCorpus("three", "0.187.0");
+}
+
+/** `npm pack NAME@VERSION`, unpacked once into the cache folder; returns the package's folder. */
+export function npmPackageCorpus(name: string, version: string): string {
   const cache = process.env.CTX_BENCH_CACHE ?? join(tmpdir(), "ctx-bench-cache");
-  const dir = join(cache, "three-0.187.0");
+  const dir = join(cache, `${name}-${version}`);
   const root = join(dir, "package");
   if (existsSync(join(root, "package.json"))) return root;
   mkdirSync(dir, { recursive: true });
-  execFileSync("npm", ["pack", "three@0.187.0", "--silent"], {
+  execFileSync("npm", ["pack", `${name}@${version}`, "--silent"], {
     cwd: dir,
     stdio: ["ignore", "ignore", "inherit"],
   });
-  execFileSync("tar", ["xzf", "three-0.187.0.tgz"], { cwd: dir });
+  execFileSync("tar", ["xzf", `${name}-${version}.tgz`], { cwd: dir });
   return root;
 }

@@ -1,6 +1,8 @@
 /** `npm run bench`: every benchmark, one after the other, figures printed. */
 console.log("== indexing and queries: three.js ==");
 await import("./index-and-query.js");
+console.log("\n== query speed at ~100k chunks: eight npm packages ==");
+await import("./query-speed.js");
 console.log("\n== code graph: three.js ==");
 await import("./graph.js");
 console.log("\n== git history: 10,000 generated commits, and vuejs/core ==");

@@ -27,6 +27,11 @@ export interface GraphDefinition {
   readonly parent: string;
   /** The declaration's first line(s), up to its body. */
   readonly signature: string;
+  /**
+   * Its doc comment or docstring, cut at `MAX_DOC_CHARS`; set by extraction
+   * when there is one (loaded graphs leave it out).
+   */
+  readonly doc?: string;
 }
 
 /** Every use of one name in a file, of one kind. */

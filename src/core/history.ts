@@ -58,6 +58,18 @@ export interface CoChange {
   readonly together: number;
 }
 
+/** A file one of the commits whose messages match a query changed. */
+export interface MessageMatch {
+  /** The file's path now (renames followed). */
+  readonly path: string;
+  /** How well the commit's message matches (BM25, higher is better). */
+  readonly score: number;
+  /** How many files that commit changed. */
+  readonly files: number;
+  /** That commit's subject line. */
+  readonly subject: string;
+}
+
 /** A commit that changed one file, with what it did to that file. */
 export interface FileCommit {
   readonly sha: string;
@@ -96,6 +108,16 @@ export interface HistoryBackend {
    * that changed at most `maxFiles` files (sweeping ones say nothing).
    */
   coChanges(resourceId: string, path: string, maxFiles: number, limit: number): Promise<CoChange[]>;
+  /**
+   * The files changed by the `commits` commits (of at most `maxFiles` files)
+   * whose messages best match the terms, one row per commit and file.
+   */
+  filesOfMatchingCommits(
+    resourceId: string,
+    terms: readonly string[],
+    maxFiles: number,
+    commits: number,
+  ): Promise<MessageMatch[]>;
   /** The commits that changed a file (followed through renames), newest first. */
   fileCommits(resourceId: string, path: string, limit: number): Promise<FileCommit[]>;
   /** Stored commits by sha (those not stored are left out). */
@@ -151,6 +173,12 @@ export interface TemporalBackend {
   fileActivity(resourceId: string, paths: readonly string[]): Promise<Map<string, FileActivity>>;
   /** Co-changes within the configured commit size (`[history] co_change_max_files`). */
   coChanges(resourceId: string, path: string, limit: number): Promise<CoChange[]>;
+  /** Files of the best-matching commits within the configured commit size. */
+  filesOfMatchingCommits(
+    resourceId: string,
+    terms: readonly string[],
+    commits: number,
+  ): Promise<MessageMatch[]>;
   fileCommits(resourceId: string, path: string, limit: number): Promise<FileCommit[]>;
   commits(resourceId: string, shas: readonly string[]): Promise<CommitSummary[]>;
   /**

@@ -25,9 +25,10 @@ import { indexProject } from "./index-project.js";
  * Bumped when chunking, tokenizing or structural contexts change in a way that
  * makes stored chunks stale: the next run then re-reads every file (6: the
  * code graph is extracted with the chunks; 7: class fields holding functions
- * are definitions, TypeScript call signatures without semicolons parse).
+ * are definitions, TypeScript call signatures without semicolons parse; 8:
+ * definitions keep their doc comments).
  */
-export const INGEST_VERSION = "7";
+export const INGEST_VERSION = "8";
 
 export interface IndexRunOptions {
   readonly choice: GeneratorChoice;

@@ -34,8 +34,9 @@ export function definitionView({
   endLine,
   parent,
   signature,
+  doc,
 }: SymbolRecord) {
-  return { name, kind, path, startLine, endLine, parent, signature };
+  return { name, kind, path, startLine, endLine, parent, signature, doc: doc ?? "" };
 }
 
 /** Definitions matching a name (exact, else without case; `name*` for a prefix). */

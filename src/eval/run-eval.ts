@@ -12,6 +12,7 @@ import { embedIndex } from "../embed/embed-index.js";
 import { indexText } from "../text/code-tokenizer.js";
 import type { BeirDataset, CorpusUnit } from "./beir.js";
 import { mrrAtK, ndcgAtK, passAtK } from "./metrics.js";
+import { unitGraph } from "./unit-graph.js";
 
 export interface EvalOptions {
   /** What is measured, for the report: a strategy name or names joined by "+". */
@@ -83,10 +84,15 @@ export async function runEval(dataset: BeirDataset, options: EvalOptions): Promi
     };
     const queryStart = performance.now();
     for (const [index, query] of judged.entries()) {
-      const fragments = await options.rank(store, query.text, depth);
-      const ranked = fragments.map((fragment) =>
-        fragment.source.kind === "file" ? fragment.source.path : fragment.id,
-      );
+      const fragments = await options.rank(store, query.text, 2 * depth);
+      // A unit can come back more than once (its chunk, and a definition in it): its best place counts.
+      const ranked = [
+        ...new Set(
+          fragments.map((fragment) =>
+            fragment.source.kind === "file" ? fragment.source.path : fragment.id,
+          ),
+        ),
+      ];
       const relevant = dataset.qrels.get(query.id) ?? new Map<string, number>();
       sums.ndcg += ndcgAtK(ranked, relevant, 10);
       sums.mrr += mrrAtK(ranked, relevant, 10);
@@ -134,6 +140,7 @@ async function indexCorpus(
     const count = options.counter.count(content);
     tokens.set(unit.id, count);
     const lines = content.split("\n").length;
+    const graph = await unitGraph(unit.id, content);
     batch.push({
       resourceId: resource.id,
       path: unit.id,
@@ -141,6 +148,7 @@ async function indexCorpus(
       size: Buffer.byteLength(content),
       mtimeMs: 0,
       hash: "",
+      ...(graph ? { graph } : {}),
       chunks: [
         {
           startLine: 1,

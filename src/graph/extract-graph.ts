@@ -7,6 +7,7 @@ import type {
   SymbolKind,
 } from "../core/graph.js";
 import { nameOf } from "../ingest/chunk/syntax-nodes.js";
+import { definitionDoc } from "./definition-docs.js";
 import { GRAPH_LANGUAGES, type GraphLanguage } from "./graph-languages.js";
 import { importTargets } from "./import-targets.js";
 import type { PathAliases } from "./path-aliases.js";
@@ -131,7 +132,7 @@ export function extractGraph(
     while (owners.length > 0 && (owners[owners.length - 1]?.end ?? 0) <= start) owners.pop();
     if (spec.definitions[type]) {
       const owner = owners[owners.length - 1];
-      const found = definitionAt(node, type, spec, owner?.kind ?? null, source);
+      const found = definitionAt(node, type, spec, owner?.kind ?? null, source, language);
       if (found) {
         definitions.push({ ...found, parent: owner?.name ?? "" });
         owners.push({ end: node.endIndex, name: found.name, kind: found.kind });
@@ -292,6 +293,7 @@ function definitionAt(
   spec: GraphLanguage,
   ownerKind: SymbolKind | null,
   source: string,
+  language: string,
 ): Omit<GraphDefinition, "parent"> | null {
   let resolved = spec.definitions[type];
   if (!resolved) return null;
@@ -301,13 +303,16 @@ function definitionAt(
     // `[key] = …` and `#hidden = …` name nothing another file can use.
     const name = fieldName(node);
     if (name?.type !== "property_identifier") return null;
-    return {
-      name: source.slice(name.startIndex, name.endIndex),
-      kind: "method",
-      startLine: node.startPosition.row + 1,
-      endLine: node.endPosition.row + 1,
-      signature: signatureOf(node, source),
-    };
+    return withDoc(
+      {
+        name: source.slice(name.startIndex, name.endIndex),
+        kind: "method",
+        startLine: node.startPosition.row + 1,
+        endLine: node.endPosition.row + 1,
+        signature: signatureOf(node, null, source),
+      },
+      definitionDoc(source, language, node.startIndex, null),
+    );
   }
   if (type === "variable_declarator") {
     // Only module-level ones reach here; `const { a, b } = …` destructures and names no one symbol.
@@ -335,18 +340,29 @@ function definitionAt(
   }
   const name = nameOf(node);
   if (!name) return null;
-  return {
-    name,
-    kind: resolved,
-    startLine: node.startPosition.row + 1,
-    endLine: node.endPosition.row + 1,
-    signature: signatureOf(node, source),
-  };
+  const body = node.childForFieldName("body");
+  return withDoc(
+    {
+      name,
+      kind: resolved,
+      startLine: node.startPosition.row + 1,
+      endLine: node.endPosition.row + 1,
+      signature: signatureOf(node, body, source),
+    },
+    definitionDoc(source, language, node.startIndex, body?.startIndex ?? null),
+  );
+}
+
+/** `doc` only where there is one, so definitions without stay as small as before. */
+function withDoc<T extends Omit<GraphDefinition, "parent" | "doc">>(
+  definition: T,
+  doc: string,
+): T & { doc?: string } {
+  return doc === "" ? definition : { ...definition, doc };
 }
 
 /** The declaration up to its body; read from the source, since a node's text costs a call into tree-sitter. */
-function signatureOf(node: Node, source: string): string {
-  const body = node.childForFieldName("body");
+function signatureOf(node: Node, body: Node | null, source: string): string {
   const start = node.startIndex;
   const head =
     body && body.startIndex > start

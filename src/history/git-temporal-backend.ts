@@ -10,6 +10,7 @@ import type {
   FileActivity,
   FileCommit,
   HistoryBackend,
+  MessageMatch,
   TemporalBackend,
 } from "../core/history.js";
 import type { Resource } from "../core/types.js";
@@ -66,6 +67,14 @@ export class GitTemporalBackend implements TemporalBackend {
 
   coChanges(resourceId: string, path: string, limit: number): Promise<CoChange[]> {
     return this.store.coChanges(resourceId, path, this.coChangeMaxFiles, limit);
+  }
+
+  filesOfMatchingCommits(
+    resourceId: string,
+    terms: readonly string[],
+    commits: number,
+  ): Promise<MessageMatch[]> {
+    return this.store.filesOfMatchingCommits(resourceId, terms, this.coChangeMaxFiles, commits);
   }
 
   fileCommits(resourceId: string, path: string, limit: number): Promise<FileCommit[]> {

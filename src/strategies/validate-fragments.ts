@@ -46,6 +46,9 @@ export function validateFragments(
       symbol: typeof fragment.symbol === "string" ? fragment.symbol : "",
       chunkKind: typeof fragment.chunkKind === "string" ? fragment.chunkKind : "code",
       ...(typeof fragment.context === "string" ? { context: fragment.context } : {}),
+      ...(Array.isArray(fragment.ranking)
+        ? { ranking: fragment.ranking.filter((reason) => typeof reason === "string") }
+        : {}),
       chunkIds: Array.isArray(fragment.chunkIds)
         ? fragment.chunkIds.filter((id) => typeof id === "number")
         : [],

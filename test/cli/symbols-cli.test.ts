@@ -15,7 +15,7 @@ const FILES = {
     'export function parseConfig(text: string) {\n  return text.split("=");\n}\n',
   "src/legacy/use.ts": 'import { parseConfig } from "./config";\n\nparseConfig("a=b");\n',
   "src/report.ts":
-    'import { helper } from "./util";\n\nexport function report() {\n  return helper(1);\n}\n',
+    'import { helper } from "./util";\n\nexport function report() {\n  return helper(1);\n}\n\n/**\n * Totals the rows of a report. Empty rows count as zero.\n */\nexport function total(rows: number[]) {\n  return rows.length;\n}\n',
 };
 
 interface Refs {
@@ -46,6 +46,17 @@ describe("ctx symbols and ctx refs", () => {
       "function src/config.ts",
       "function src/legacy/config.ts",
     ]);
+    // With the doc comment above a definition ("" where there is none), in JSON and text.
+    const documented = JSON.parse(runCli(["symbols", "total", "--json"], root).stdout);
+    expect(documented.definitions).toMatchObject([
+      { name: "total", doc: "Totals the rows of a report. Empty rows count as zero." },
+    ]);
+    expect(
+      JSON.parse(runCli(["symbols", "report", "--json"], root).stdout).definitions,
+    ).toMatchObject([{ name: "report", doc: "" }]);
+    expect(runCli(["symbols", "total"], root).stdout).toBe(
+      "src/report.ts:10-12 function total\n   function total(rows: number[])\n   Totals the rows of a report.\n",
+    );
     const classes = JSON.parse(
       runCli(["symbols", "App", "--kind", "class", "--json"], root).stdout,
     );

@@ -5,6 +5,7 @@ import { EvalDataError, PathNotFoundError } from "../../src/core/errors.js";
 import { readBeirDataset } from "../../src/eval/beir.js";
 import { pipelineRanker } from "../../src/eval/pipeline-ranker.js";
 import { runEval } from "../../src/eval/run-eval.js";
+import { unitGraph } from "../../src/eval/unit-graph.js";
 import { SqliteStore } from "../../src/store/sqlite/sqlite-store.js";
 import { resolveArceSettings } from "../../src/strategies/builtins/arce-settings.js";
 import { DEFAULT_NAVIGATOR_SETTINGS } from "../../src/strategies/builtins/navigator-settings.js";
@@ -43,6 +44,48 @@ describe("runEval", () => {
     expect(report.ndcgAt10).toBe(100);
     expect(report.mrrAt10).toBe(100);
     expect(report.tokensPerQuery[1]).toBeGreaterThan(5);
+  });
+
+  it("reads each code unit's graph, and counts a unit ranked twice once", async () => {
+    const pool = await unitGraph(
+      "u2",
+      "class ConnectionPool:\n    def acquire(self):\n        return 1\n",
+    );
+    expect(pool?.definitions.map((d) => d.name)).toEqual(["ConnectionPool", "acquire"]);
+    expect(await unitGraph("u3", "The parser reads tokens and builds a syntax tree.")).toBeNull();
+
+    const dataset = await readBeirDataset(MINI);
+    const rank = await pipelineRanker({
+      config: {
+        strategies: resolveStrategyConfig([]),
+        arce: resolveArceSettings([]),
+        navigator: DEFAULT_NAVIGATOR_SETTINGS,
+        graph: true,
+      },
+      strategies: ["simple-keyword", "breadth-depth-navigator"],
+      counter: o200kCounter,
+      projectRoot: MINI,
+    });
+    const options = {
+      label: "both",
+      ks: [1, 5],
+      counter: o200kCounter,
+      openStore: (file: string) => SqliteStore.open(file, { create: true }),
+    };
+    const once = await runEval(dataset, { ...options, rank });
+    const twice = await runEval(dataset, {
+      ...options,
+      rank: async (store, query, depth) => {
+        const fragments = await rank(store, query, depth);
+        return fragments.flatMap((fragment) => [fragment, fragment]);
+      },
+    });
+    expect(once.passAtK[5]).toBe(100);
+    expect({ ...twice, queriesPerSecond: 0, indexSeconds: 0 }).toEqual({
+      ...once,
+      queriesPerSecond: 0,
+      indexSeconds: 0,
+    });
   });
 
   it("names the file and line of malformed data", async () => {

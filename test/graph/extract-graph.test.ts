@@ -486,3 +486,85 @@ describe("tsconfig paths and baseUrl", () => {
     expect(readPathAliases(root)).toEqual({ baseUrl: ".", paths: [["~/*", ["src/*"]]] });
   });
 });
+
+describe("definition docs", () => {
+  const docs = async (language: string, path: string, source: string) =>
+    Object.fromEntries(
+      (await graphOf(language, path, source)).definitions.map((d) => [d.name, d.doc ?? ""]),
+    );
+
+  it("read the comment right above a definition, past decorators and attributes", async () => {
+    expect(
+      await docs(
+        "typescript",
+        "src/ledger.ts",
+        [
+          "/**",
+          " * Money a customer still owes",
+          " * after a refund.",
+          " */",
+          "export interface Arrears { total: number }",
+          "",
+          "// Closes the account once",
+          "// nothing is owed.",
+          "export function close(balance: Arrears): void {}",
+          "",
+          "/* one line */ ",
+          "class Ledger {",
+          "  /** The sum of all open items. */",
+          "  @cached()",
+          "  total(): number { return 0; }",
+          "}",
+          "",
+          "// Separated by a blank line, so not this function's doc.",
+          "",
+          "function bare() {}",
+        ].join("\n"),
+      ),
+    ).toEqual({
+      Arrears: "Money a customer still owes after a refund.",
+      close: "Closes the account once nothing is owed.",
+      Ledger: "one line",
+      total: "The sum of all open items.",
+      bare: "",
+    });
+  });
+
+  it("read Python docstrings and # comments, Rust /// past attributes, and not C directives", async () => {
+    expect(
+      await docs(
+        "python",
+        "ledger.py",
+        [
+          "# Money still owed.",
+          "class Arrears:",
+          '    """Unused: the comment above wins."""',
+          "",
+          "@dataclass",
+          "def close(balance):",
+          '    """Closes the account',
+          "    once nothing is owed.",
+          '    """',
+          "    return None",
+          "",
+          "def one():",
+          "    'A one-line docstring.'",
+        ].join("\n"),
+      ),
+    ).toEqual({
+      Arrears: "Money still owed.",
+      close: "Closes the account once nothing is owed.",
+      one: "A one-line docstring.",
+    });
+    expect(
+      await docs(
+        "rust",
+        "src/ledger.rs",
+        "/// Money still owed.\n#[derive(Debug)]\npub struct Arrears { total: u32 }\n",
+      ),
+    ).toEqual({ Arrears: "Money still owed." });
+    expect(
+      await docs("c", "ledger.c", "#define OWED 1\nint close(int balance) { return OWED; }\n"),
+    ).toEqual({ OWED: "", close: "" });
+  });
+});

@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { HistoryBatch, HistoryStore } from "../../src/core/history.js";
 import type { Resource } from "../../src/core/types.js";
@@ -157,6 +158,55 @@ describe.each(ADAPTERS)("git history ingestion (%s store)", (_name, open) => {
       path: "src/f1.ts",
       together: 3,
     });
+  });
+
+  it("finds the files of the commits whose messages match, renames followed, dropped commits gone", async () => {
+    const repo = new Repo();
+    repo.commit("start", { "src/a.ts": "a", "src/b.ts": "b", "src/c.ts": "c" });
+    repo.commit("Refund vouchers\n\nA voucher refunds the basket.", { "src/a.ts": "a2" });
+    repo.git("mv", "src/a.ts", "src/vouchers.ts");
+    repo.commit("rename");
+    repo.commit("Shipping labels", { "src/b.ts": "b2", "src/c.ts": "c2" });
+    const { store, resource } = await storeFor(repo.root);
+    await ingestHistory(store, resource, DEFAULT_HISTORY_SETTINGS);
+    const matches = (terms: string[], maxFiles = 30) =>
+      store.filesOfMatchingCommits(resource.id, terms, maxFiles, 10);
+    // A body's words count too; stemmed like chunk text (refunds, refund).
+    expect(await matches(["basket"])).toEqual([
+      { path: "src/vouchers.ts", score: expect.any(Number), files: 1, subject: "Refund vouchers" },
+    ]);
+    expect((await matches(["refund", "labels"])).map((m) => [m.path, m.files])).toEqual(
+      expect.arrayContaining([
+        ["src/vouchers.ts", 1],
+        ["src/b.ts", 2],
+        ["src/c.ts", 2],
+      ]),
+    );
+    expect(await matches(["labels"], 1)).toEqual([]); // past the size limit
+    repo.git("reset", "--quiet", "--hard", "HEAD~1");
+    await ingestHistory(store, resource, DEFAULT_HISTORY_SETTINGS);
+    expect(await matches(["labels"])).toEqual([]);
+  });
+
+  it("makes the messages of a history stored before they were searchable searchable", async () => {
+    const repo = new Repo();
+    repo.commit("Refund vouchers", { "src/a.ts": "a" });
+    const file = join(tempDir("ctx-history-db-"), "index.db");
+    const store = SqliteStore.open(file, { create: true });
+    const resource = await store.ensureResource(repo.root, "git");
+    await ingestHistory(store, resource, DEFAULT_HISTORY_SETTINGS);
+    await store.close();
+    // Back to schema 10, the last without the message index.
+    const db = new Database(file);
+    db.exec(`DROP TRIGGER commit_message_gone; DROP TABLE commit_messages;
+      ALTER TABLE graph_definitions DROP COLUMN doc;
+      UPDATE ctx_meta SET value = '10' WHERE key = 'schema_version';`);
+    db.close();
+    const reopened = SqliteStore.open(file, { create: false });
+    stores.push(reopened);
+    expect(
+      (await reopened.filesOfMatchingCommits(resource.id, ["vouchers"], 30, 10)).map((m) => m.path),
+    ).toEqual(["src/a.ts"]);
   });
 
   it("keeps the newest max_commits, and follows a change of the limits", async () => {

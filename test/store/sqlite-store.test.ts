@@ -367,6 +367,39 @@ describe("SqliteStore", () => {
     await store.close();
   });
 
+  it("keeps each definition's doc comment, replaced with its file", async () => {
+    const store = SqliteStore.open(join(tempDir(), "index.db"), { create: true });
+    const resource = await store.ensureResource("/repo", "git");
+    const documented = (doc: string): DocumentToStore => ({
+      ...document(resource.id, "src/refunds.ts", "function settle() {}"),
+      graph: {
+        definitions: [
+          {
+            name: "settle",
+            kind: "function",
+            startLine: 1,
+            endLine: 1,
+            parent: "",
+            signature: "",
+            doc,
+          },
+          { name: "helper", kind: "function", startLine: 2, endLine: 2, parent: "", signature: "" },
+        ],
+        references: [],
+        imports: [],
+      },
+    });
+    const docs = async () =>
+      Object.fromEntries(
+        (await store.findSymbols({ name: "*", limit: 10 })).map((d) => [d.name, d.doc]),
+      );
+    await store.writeDocuments([documented("Pays back what a customer owes.")]);
+    expect(await docs()).toEqual({ settle: "Pays back what a customer owes.", helper: "" });
+    await store.writeDocuments([documented("Closes the books.")]);
+    expect(await docs()).toEqual({ settle: "Closes the books.", helper: "" });
+    await store.close();
+  });
+
   it("builds the graph's name indexes after a first run fills the tables, or on open after a run that stopped", async () => {
     const file = join(tempDir(), "index.db");
     const nameIndexes = () => {

@@ -42,7 +42,8 @@ export function registerSymbolCommands(
             for (const d of definitions) {
               const owner = d.parent ? `${d.parent}.` : "";
               process.stdout.write(
-                `${d.path}:${d.startLine}-${d.endLine} ${d.kind} ${owner}${d.name}\n   ${firstLine(d.signature)}\n`,
+                `${d.path}:${d.startLine}-${d.endLine} ${d.kind} ${owner}${d.name}\n   ${firstLine(d.signature)}\n` +
+                  (d.doc ? `   ${shortDoc(d.doc)}\n` : ""),
               );
             }
           }
@@ -90,4 +91,10 @@ export function registerSymbolCommands(
 
 function firstLine(text: string): string {
   return text.split("\n", 1)[0] ?? "";
+}
+
+/** A doc's first sentence, or its first 100 characters. */
+function shortDoc(doc: string): string {
+  const sentence = /^.*?[.!?](\s|$)/.exec(doc)?.[0]?.trim() ?? doc;
+  return sentence.length <= 100 ? sentence : `${sentence.slice(0, 99)}…`;
 }

@@ -18,12 +18,13 @@ interface DefinitionRow {
   endLine: number;
   parent: string;
   signature: string;
+  doc: string;
   path: string;
   resourceId: string;
 }
 
 const DEFINITION_COLUMNS = `g.name, g.kind, g.start_line AS startLine, g.end_line AS endLine, g.parent,
-  g.signature, d.path, d.resource_id AS resourceId`;
+  g.signature, g.doc, d.path, d.resource_id AS resourceId`;
 
 /** `%`, `_` and `\` match themselves in a LIKE pattern built from a path. */
 function likePrefix(path: string): string {

@@ -12,8 +12,8 @@ export class GraphWrites {
 
   constructor(db: Database.Database) {
     this.insertDefinition = db.prepare(
-      `INSERT INTO graph_definitions (document_id, name, kind, start_line, end_line, parent, signature)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO graph_definitions (document_id, name, kind, start_line, end_line, parent, signature, doc)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.insertReference = db.prepare(
       "INSERT INTO graph_references (document_id, name, kind, lines) VALUES (?, ?, ?, ?)",
@@ -33,6 +33,7 @@ export class GraphWrites {
         d.endLine,
         d.parent,
         d.signature,
+        d.doc ?? "",
       );
     }
     for (const r of graph.references) {

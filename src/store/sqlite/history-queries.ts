@@ -7,8 +7,12 @@ import {
   type HistoryBatch,
   type HistorySpan,
   MAX_BODY_CHARS,
+  type MessageMatch,
 } from "../../core/history.js";
 import { inWriteTransaction } from "./write-transaction.js";
+
+/** A subject says what a commit is for; its body, how. */
+const SUBJECT_WEIGHT = 2;
 
 export function listCommitShas(db: Database.Database, resourceId: string): string[] {
   return db
@@ -52,6 +56,10 @@ export function writeHistory(db: Database.Database, batch: HistoryBatch): void {
     const rename = db.prepare(
       "UPDATE history_changes SET lineage = ? WHERE resource_id = ? AND lineage = ?",
     );
+    // Deleted with its commit by a trigger (migration 11).
+    const addMessage = db.prepare(
+      "INSERT INTO commit_messages (rowid, subject, body) VALUES (?, ?, ?)",
+    );
     for (const commit of batch.add) {
       const added = addCommit.run(
         resourceId,
@@ -66,6 +74,7 @@ export function writeHistory(db: Database.Database, batch: HistoryBatch): void {
         commit.changes.length,
       );
       if (added.changes === 0) continue; // stored already (a run that was cut short)
+      addMessage.run(added.lastInsertRowid, commit.subject, commit.body.slice(0, MAX_BODY_CHARS));
       // Files stored under a name this commit renames take the new name first.
       for (const change of commit.changes) {
         if (change.oldPath !== null && change.oldPath !== change.path)
@@ -205,6 +214,36 @@ export function coChanges(
         LIMIT ?`,
     )
     .all(maxFiles, resourceId, path, limit) as CoChange[];
+}
+
+/**
+ * The files changed by the `commits` stored commits (of at most `maxFiles`
+ * files) whose messages best match the terms, each with those commits' match
+ * (BM25, higher is better) and file counts: what the history says about which
+ * files a task like these would touch.
+ */
+export function filesOfMatchingCommits(
+  db: Database.Database,
+  resourceId: string,
+  terms: readonly string[],
+  maxFiles: number,
+  commits: number,
+): MessageMatch[] {
+  if (terms.length === 0 || commits <= 0) return [];
+  const match = terms.map((term) => `"${term.replaceAll('"', '""')}"`).join(" OR ");
+  // The best matches over every resource's commits, then this resource's: a
+  // filter inside the full-text search would make it read every match.
+  return db
+    .prepare(
+      `SELECT c.lineage AS path, hits.score, m.file_count AS files, m.subject
+         FROM (SELECT rowid AS id, -bm25(commit_messages, ${SUBJECT_WEIGHT}, 1) AS score
+                 FROM commit_messages WHERE commit_messages MATCH ?
+                ORDER BY bm25(commit_messages, ${SUBJECT_WEIGHT}, 1) LIMIT ?) AS hits
+         JOIN history_commits m ON m.id = hits.id AND m.resource_id = ? AND m.file_count <= ?
+         JOIN history_changes c ON c.commit_id = hits.id
+        ORDER BY hits.score DESC, c.lineage`,
+    )
+    .all(match, commits, resourceId, maxFiles) as MessageMatch[];
 }
 
 export function fileCommits(

@@ -218,6 +218,22 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX plan_decisions_by_plan ON plan_decisions(plan_id, id);
   `,
+  // 11: a definition keeps its doc comment; commit messages are searchable by
+  // word (rowid = the commit's id), so a task's words lead to the files that
+  // changed for like reasons. A trigger drops a message with its commit,
+  // cascades included; messages already stored are indexed here.
+  `
+  ALTER TABLE graph_definitions ADD COLUMN doc TEXT NOT NULL DEFAULT '';
+
+  CREATE VIRTUAL TABLE commit_messages USING fts5(
+    subject, body,
+    content = '', contentless_delete = 1,
+    tokenize = 'porter unicode61 remove_diacritics 2'
+  );
+  INSERT INTO commit_messages (rowid, subject, body) SELECT id, subject, body FROM history_commits;
+  CREATE TRIGGER commit_message_gone AFTER DELETE ON history_commits
+  BEGIN DELETE FROM commit_messages WHERE rowid = old.id; END;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

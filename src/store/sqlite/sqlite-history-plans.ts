@@ -6,6 +6,7 @@ import type {
   FileCommit,
   HistoryBatch,
   HistorySpan,
+  MessageMatch,
 } from "../../core/history.js";
 import type { Decision, DecisionToRecord, Plan } from "../../core/plans.js";
 import * as history from "./history-queries.js";
@@ -73,6 +74,15 @@ export abstract class SqliteHistoryAndPlans {
     limit: number,
   ): Promise<CoChange[]> {
     return history.coChanges(this.db, resourceId, path, maxFiles, limit);
+  }
+
+  async filesOfMatchingCommits(
+    resourceId: string,
+    terms: readonly string[],
+    maxFiles: number,
+    commits: number,
+  ): Promise<MessageMatch[]> {
+    return history.filesOfMatchingCommits(this.db, resourceId, terms, maxFiles, commits);
   }
 
   async fileCommits(resourceId: string, path: string, limit: number): Promise<FileCommit[]> {

@@ -1,0 +1,106 @@
+/**
+ * The comment that documents a definition: the comment block right above it
+ * (`/** … *\/`, `///`, `//`, `#` where the language comments so), or a Python
+ * docstring at the top of its body. Read from the source text around the
+ * node, since asking tree-sitter for comment nodes would walk every file's
+ * tree once more. `ctx symbols` and MCP `find_symbol` show it: what a
+ * definition is for, in the project's own words, next to its signature.
+ */
+
+/** Longest doc kept: its first sentences say what the definition is for. */
+export const MAX_DOC_CHARS = 400;
+/** Comment lines read above a definition at most. */
+const MAX_DOC_LINES = 40;
+
+/** Languages where `#` starts a comment (in C and C++ it starts a directive). */
+const HASH_COMMENTS: ReadonlySet<string> = new Set(["python", "ruby"]);
+const DOCSTRING_LANGUAGES: ReadonlySet<string> = new Set(["python"]);
+
+/**
+ * The doc of the definition starting at `start`, whose body (if it has one)
+ * starts at `bodyStart`; "" when it has none.
+ */
+export function definitionDoc(
+  source: string,
+  language: string,
+  start: number,
+  bodyStart: number | null,
+): string {
+  const above = commentAbove(source, language, start);
+  if (above !== "") return above;
+  if (bodyStart !== null && DOCSTRING_LANGUAGES.has(language))
+    return docstringAt(source, bodyStart);
+  return "";
+}
+
+function commentAbove(source: string, language: string, start: number): string {
+  const hash = HASH_COMMENTS.has(language);
+  const lines: string[] = [];
+  let end = source.lastIndexOf("\n", start - 1); // the newline before the definition's line
+  let inBlock = false;
+  for (let read = 0; end > 0 && read < MAX_DOC_LINES; read++) {
+    const lineStart = source.lastIndexOf("\n", end - 1) + 1;
+    const line = source.slice(lineStart, end).trim();
+    end = lineStart - 1;
+    if (inBlock) {
+      lines.push(line);
+      if (line.includes("/*")) break;
+      continue;
+    }
+    if (line.endsWith("*/")) {
+      lines.push(line);
+      if (line.includes("/*")) break;
+      inBlock = true;
+    } else if (line.startsWith("//") || (hash && line.startsWith("#") && !line.startsWith("#!"))) {
+      lines.push(line);
+    } else if (lines.length === 0 && isAnnotation(line)) {
+      // Decorators and attributes sit between a doc comment and what it documents.
+    } else {
+      break;
+    }
+  }
+  return cleanDoc(lines.reverse());
+}
+
+/** `@decorator(…)`, `#[derive(…)]`, `[Attribute]`. */
+function isAnnotation(line: string): boolean {
+  return (
+    line.startsWith("@") || line.startsWith("#[") || (line.startsWith("[") && line.endsWith("]"))
+  );
+}
+
+/** A string literal opening the body: `"""…"""`, `'''…'''` or a one-line `"…"`. */
+function docstringAt(source: string, bodyStart: number): string {
+  let i = bodyStart;
+  while (i < source.length && /\s/.test(source.charAt(i))) i++;
+  if (/[rRuU]/.test(source.charAt(i))) i++;
+  const triple = source.slice(i, i + 3);
+  if (triple === '"""' || triple === "'''") {
+    const close = source.indexOf(triple, i + 3);
+    if (close < 0) return "";
+    return cleanDoc(source.slice(i + 3, Math.min(close, i + 3 + 4 * MAX_DOC_CHARS)).split("\n"));
+  }
+  const quote = source.charAt(i);
+  if (quote !== '"' && quote !== "'") return "";
+  const lineEnd = source.indexOf("\n", i);
+  const close = source.lastIndexOf(quote, lineEnd < 0 ? source.length : lineEnd);
+  return close > i ? cleanDoc([source.slice(i + 1, close)]) : "";
+}
+
+/** Comment markers off, lines joined, cut at a word boundary. */
+function cleanDoc(lines: readonly string[]): string {
+  const text = lines
+    .map((line) =>
+      line
+        .trim()
+        .replace(/^(\/\*+!?|\*+\/?|\/\/[/!]?|#+)/, "")
+        .replace(/\*+\/$/, "")
+        .trim(),
+    )
+    .filter((line) => line.length > 0)
+    .join(" ")
+    .replace(/\s+/g, " ");
+  if (text.length <= MAX_DOC_CHARS) return text;
+  const cut = text.lastIndexOf(" ", MAX_DOC_CHARS);
+  return text.slice(0, cut > 0 ? cut : MAX_DOC_CHARS);
+}
