@@ -129,7 +129,8 @@ function commentBlock(
   return { text: parts.join(" "), next: index };
 }
 
-function firstSentence(text: string): string {
+/** A comment's first sentence, its `@tags` left out, cut at `MAX_SUMMARY` characters. */
+export function firstSentence(text: string): string {
   const clean = text
     .replace(/\s+/g, " ")
     .replace(/@\w+.*$/, "")

@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { firstSentence } from "../../contextualize/document-outline.js";
 import { definitionView } from "../../engine/symbol-lookup.js";
 import { ensureIndex } from "../ensure-index.js";
 import { dbOption, withEngine } from "../with-engine.js";
@@ -43,7 +44,7 @@ export function registerSymbolCommands(
               const owner = d.parent ? `${d.parent}.` : "";
               process.stdout.write(
                 `${d.path}:${d.startLine}-${d.endLine} ${d.kind} ${owner}${d.name}\n   ${firstLine(d.signature)}\n` +
-                  (d.doc ? `   ${shortDoc(d.doc)}\n` : ""),
+                  (d.doc ? `   ${firstSentence(d.doc)}\n` : ""),
               );
             }
           }
@@ -91,10 +92,4 @@ export function registerSymbolCommands(
 
 function firstLine(text: string): string {
   return text.split("\n", 1)[0] ?? "";
-}
-
-/** A doc's first sentence, or its first 100 characters. */
-function shortDoc(doc: string): string {
-  const sentence = /^.*?[.!?](\s|$)/.exec(doc)?.[0]?.trim() ?? doc;
-  return sentence.length <= 100 ? sentence : `${sentence.slice(0, 99)}…`;
 }
