@@ -43,6 +43,11 @@ export interface PackResult {
 }
 
 const DEPTHS: readonly DetailDepth[] = ["full", "signature", "outline"];
+/**
+ * Tokens a fragment's text may lose inside its block: BPE can merge a token or
+ * two where the header ends and the text begins, or where the text ends.
+ */
+const SEAM_TOKENS = 4;
 
 /**
  * Packs candidates into a rendering that never exceeds the limit. First each
@@ -57,18 +62,18 @@ export function packToBudget(
   options: PackOptions,
 ): PackResult {
   const { renderer, limit, task, budget } = options;
-  const count = memoize((text: string) => options.counter.count(text));
+  const { count, countUpTo } = memoizedCounts(options.counter);
   const emptyCost = count(renderAll(renderer, task, budget, budget, []));
   if (emptyCost > limit) throw new BudgetTooSmallError(budget, emptyCost);
 
   const frame = count(renderer.prefix(task, budget, budget)) + count(renderer.suffix(1));
   const separator = renderer.separator.length > 0 ? count(renderer.separator) : 0;
   const blockCost = (fragment: ContextFragment) => count(renderer.block(fragment)) + separator;
-  const costOf = (fragments: readonly ContextFragment[]) =>
-    fragments.reduce((sum, fragment) => sum + blockCost(fragment), frame);
 
-  const chosen: ContextFragment[] = [];
-  let packed: ContextFragment[] = [];
+  // Chosen fragments by what they may merge with (their file), each group merged and costed
+  // on its own: a new fragment changes its group only.
+  const groups = new Map<string, PackedGroup>();
+  let packedCost = frame;
   let reduced = 0;
   const spentBy = new Map<string, number>();
 
@@ -81,15 +86,29 @@ export function packToBudget(
     for (const depth of depths) {
       const reducedForm = depth === "full" ? candidate : reduceDetail(candidate, depth);
       if (!reducedForm) continue;
-      const variant =
-        depth === "full" ? candidate : { ...reducedForm, tokens: count(reducedForm.content) };
-      const cost = blockCost(variant);
-      if ((spentBy.get(candidate.strategy) ?? 0) + cost > share) continue;
-      const merged = mergeFragments([...chosen, variant], count);
-      if (costOf(merged) > limit) continue;
-      chosen.push(variant);
-      packed = merged;
-      spentBy.set(candidate.strategy, (spentBy.get(candidate.strategy) ?? 0) + cost);
+      const spent = spentBy.get(candidate.strategy) ?? 0;
+      const key = mergeKey(reducedForm);
+      const group = groups.get(key);
+      // Alone in its group, the output grows by its block: the room is the budget's too.
+      const room = group ? share - spent : Math.min(share - spent, limit - packedCost);
+      if (room <= 0) continue;
+      // Counts stop past the room: what is over it cannot fit, and a block holds its fragment's text.
+      const tokens =
+        depth === "full" ? candidate.tokens : countUpTo(reducedForm.content, room + SEAM_TOKENS);
+      if (tokens - SEAM_TOKENS > room) continue;
+      const variant = depth === "full" ? candidate : { ...reducedForm, tokens };
+      const cost = countUpTo(renderer.block(variant), room) + separator;
+      if (spent + cost > share) continue;
+      const chosen = group ? [...group.chosen, variant] : [variant];
+      const merged = group ? mergeFragments(chosen, count) : chosen;
+      const groupCost = group
+        ? merged.reduce((sum, fragment) => sum + blockCost(fragment), 0)
+        : cost;
+      const total = packedCost - (group?.cost ?? 0) + groupCost;
+      if (total > limit) continue;
+      groups.set(key, { chosen, merged, cost: groupCost });
+      packedCost = total;
+      spentBy.set(candidate.strategy, spent + cost);
       if (depth !== "full") reduced++;
       return true;
     }
@@ -117,7 +136,7 @@ export function packToBudget(
     if (!tryAdd(candidate, Number.POSITIVE_INFINITY, DEPTHS)) dropped++;
   }
 
-  packed.sort(compareForOutput);
+  let packed = [...groups.values()].flatMap((group) => group.merged).sort(compareForOutput);
   for (;;) {
     const { output, tokensUsed } = renderCounted(renderer, task, budget, packed, count);
     if (tokensUsed <= limit || packed.length === 0) {
@@ -127,6 +146,23 @@ export function packToBudget(
     packed = packed.slice(0, -1);
     dropped++;
   }
+}
+
+interface PackedGroup {
+  /** As offered, in the order they were. */
+  readonly chosen: readonly ContextFragment[];
+  /** As shown: overlapping or touching ranges merged. */
+  readonly merged: readonly ContextFragment[];
+  /** Tokens of the merged blocks, separators included. */
+  readonly cost: number;
+}
+
+/** Fragments of one file share this key (and may merge); any other fragment has its own. */
+function mergeKey(fragment: ContextFragment): string {
+  const { source } = fragment;
+  return source.kind === "file"
+    ? `file\0${source.resourceId}\0${source.path}`
+    : `id\0${fragment.id}`;
 }
 
 /** Renders with `tokensUsed` equal to the output's own count (a fixed point, found in a step or two). */
@@ -148,14 +184,28 @@ function renderCounted(
   return { output, tokensUsed: Math.max(actual, claimed) };
 }
 
-function memoize(fn: (text: string) => number): (text: string) => number {
-  const cache = new Map<string, number>();
-  return (text) => {
-    let value = cache.get(text);
+/** The counter's counts, each text counted (exactly) once. */
+function memoizedCounts(counter: TokenCounter): {
+  count: (text: string) => number;
+  /** The exact count when at most `limit`, else some number above it. */
+  countUpTo: (text: string, limit: number) => number;
+} {
+  const exact = new Map<string, number>();
+  const count = (text: string) => {
+    let value = exact.get(text);
     if (value === undefined) {
-      value = fn(text);
-      cache.set(text, value);
+      value = counter.count(text);
+      exact.set(text, value);
     }
     return value;
   };
+  const countUpTo = (text: string, limit: number) => {
+    const known = exact.get(text);
+    if (known !== undefined) return known;
+    if (!counter.countUpTo) return count(text);
+    const value = counter.countUpTo(text, limit);
+    if (value <= limit) exact.set(text, value);
+    return value;
+  };
+  return { count, countUpTo };
 }

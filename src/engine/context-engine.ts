@@ -25,6 +25,7 @@ import type { StrategyRegistry } from "../strategies/registry.js";
 import { StrategyPipeline } from "../strategies/strategy-pipeline.js";
 import { queryTerms } from "../text/code-tokenizer.js";
 import { createTokenCounter } from "../tokens/create-counter.js";
+import { rememberingCounter } from "../tokens/remembering-counter.js";
 import { contributions } from "./contributions.js";
 import type { StatusReport } from "./engine-files.js";
 import type {
@@ -44,6 +45,7 @@ import { enabledStrategiesOf, setProjectStrategies } from "./project-strategies.
 import { type FragmentAddress, type FragmentText, readFragment } from "./read-fragment.js";
 import { RecentRequests } from "./recent-requests.js";
 import { type IndexRunReport, runIndex } from "./run-index.js";
+import { sharedSearches } from "./shared-searches.js";
 import { measureStaleness, type Staleness } from "./staleness.js";
 import { statusOf } from "./status-of.js";
 import { findReferences, findSymbols, type SymbolReferences } from "./symbol-lookup.js";
@@ -86,6 +88,8 @@ export class ContextEngine {
     /** True when this open created the index file. */
     readonly created: boolean,
     counter: TokenCounter,
+    /** The same counter, remembering recent counts: queries count the same chunks again and again. */
+    private readonly queryCounter: TokenCounter,
     private readonly env: NodeJS.ProcessEnv,
     /** The index file, null when the index lives in memory. */
     private readonly storeFile: string | null,
@@ -100,9 +104,10 @@ export class ContextEngine {
     const root = findProjectRoot(resolve(cwd, options.start ?? "."));
     const config = await loadConfig(root, options.env);
     const counter = createTokenCounter(config.tokens.counter);
+    const queryCounter = rememberingCounter(counter);
     const registry = await buildRegistry(
       config.strategies,
-      { counter, projectRoot: root },
+      { counter: queryCounter, projectRoot: root },
       { arce: config.arce, navigator: config.navigator },
       options.strategies,
     );
@@ -116,7 +121,7 @@ export class ContextEngine {
     const pipeline = new StrategyPipeline({
       registry,
       settingsFor: config.strategies.settingsFor,
-      counter,
+      counter: queryCounter,
       breakers,
     });
     return new ContextEngine(
@@ -128,6 +133,7 @@ export class ContextEngine {
       pipeline,
       opened.created,
       counter,
+      queryCounter,
       options.env ?? process.env,
       opened.file,
     );
@@ -230,7 +236,7 @@ export class ContextEngine {
     // Naming a plan asks for its decisions, whatever the project's list.
     else if (plan && !enabled.includes(PLAN_STRATEGY)) enabled = [...enabled, PLAN_STRATEGY];
     const resources = await this.store.listResources();
-    const hot = hotTier(resources, this.config.tiers, this.counter, limit, options.paths);
+    const hot = hotTier(resources, this.config.tiers, this.queryCounter, limit, options.paths);
     const { candidates, allocation, runs } = await this.pipeline.run(
       {
         task: options.task,
@@ -254,7 +260,7 @@ export class ContextEngine {
         budget: options.budget,
         limit,
         renderer: rendererFor(format, { explain: options.explain ?? false, runs }),
-        counter: this.counter,
+        counter: this.queryCounter,
         allocation: hot.withShare(allocation),
       },
     );
@@ -363,7 +369,7 @@ export class ContextEngine {
     }
     return repoMap(await this.graph.load(), {
       budget: options.budget,
-      counter: this.counter,
+      counter: this.queryCounter,
       ...(options.focus ? { focus: options.focus } : {}),
     });
   }
@@ -374,8 +380,9 @@ export class ContextEngine {
   }
 
   /**
-   * Full text always; the code graph unless `[index] graph` is off; vectors when
-   * an embedder is configured and has written some.
+   * Full text always (for one query: its strategies share equal searches); the
+   * code graph unless `[index] graph` is off; vectors when an embedder is
+   * configured and has written some.
    */
   async backends(): Promise<Backends> {
     this.reranker ??= createReranker(this.config.rerank, this.env);
@@ -388,8 +395,12 @@ export class ContextEngine {
     };
     const embedder = this.store.vectorsAvailable ? await this.embedderFor() : null;
     if (!embedder || (await this.store.embeddingCoverage(embedder.id)).embedded === 0) {
-      return { text: this.store, ...extras };
+      return { text: sharedSearches(this.store), ...extras };
     }
-    return { text: this.store, vector: vectorBackend(this.store, embedder), ...extras };
+    return {
+      text: sharedSearches(this.store),
+      vector: vectorBackend(this.store, embedder),
+      ...extras,
+    };
   }
 }

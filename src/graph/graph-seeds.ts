@@ -62,13 +62,44 @@ export function mentionSeeds(graph: LoadedGraph, task: string): Map<number, numb
     for (const node of found) add(seeds, node, MENTION_WEIGHT / found.length);
   }
   const words = new Set(indexTerms(task));
-  for (const [name, nodes] of graph.names()) {
-    if (nodes.length > MAX_MENTION_DEFINITIONS || name.length < 4) continue;
-    const parts = nameParts(name);
-    if (parts.length < 2 || !parts.every((part) => words.has(part))) continue;
-    for (const node of nodes) add(seeds, node, SPLIT_NAME_WEIGHT / nodes.length);
+  const byFirstPart = compoundNames(graph);
+  for (const word of words) {
+    for (const { parts, nodes } of byFirstPart.get(word) ?? []) {
+      if (!parts.every((part) => words.has(part))) continue;
+      for (const node of nodes) add(seeds, node, SPLIT_NAME_WEIGHT / nodes.length);
+    }
   }
   return seeds;
+}
+
+interface CompoundName {
+  readonly parts: readonly string[];
+  readonly nodes: readonly number[];
+}
+
+const compoundsOf = new WeakMap<LoadedGraph, Map<string, CompoundName[]>>();
+
+/**
+ * The graph's compound names specific enough to seed a walk, by their first
+ * word: a task's words then lead to the few names they may spell out, instead
+ * of every name being split and checked on every query.
+ */
+function compoundNames(graph: LoadedGraph): Map<string, CompoundName[]> {
+  let index = compoundsOf.get(graph);
+  if (index) return index;
+  index = new Map();
+  for (const [name, nodes] of graph.names()) {
+    if (nodes.length > MAX_MENTION_DEFINITIONS || name.length < 4) continue;
+    // indexTerms gives the whole name first, then its parts when it is compound.
+    const parts = indexTerms(name).slice(1);
+    const first = parts[0];
+    if (parts.length < 2 || first === undefined) continue;
+    const entries = index.get(first);
+    if (entries) entries.push({ parts, nodes });
+    else index.set(first, [{ parts, nodes }]);
+  }
+  compoundsOf.set(graph, index);
+  return index;
 }
 
 /** The request's focus: files or folders (their definitions), else symbols by name. */
@@ -101,20 +132,6 @@ export function mergeSeeds(...parts: readonly Map<number, number>[]): Map<number
 
 function topLevel(graph: LoadedGraph, definitions: readonly number[]): number[] {
   return definitions.filter((id) => graph.nodes[graph.nodes[id]?.parent ?? -1]?.kind === "file");
-}
-
-const partsCache = new Map<string, string[]>();
-
-/** A name's words, lower-cased (`parseHTTPArgs` → parse, http, args). */
-function nameParts(name: string): string[] {
-  let parts = partsCache.get(name);
-  if (!parts) {
-    // indexTerms gives the whole name first, then its parts when it is compound.
-    parts = indexTerms(name).slice(1);
-    if (partsCache.size > 200_000) partsCache.clear();
-    partsCache.set(name, parts);
-  }
-  return parts;
 }
 
 /** Where the task writes code between backticks (`c.text`, `parse(args)`): [start, end) pairs. */

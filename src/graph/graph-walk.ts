@@ -1,5 +1,6 @@
 import type { EdgeRows, LoadedGraph } from "../core/graph.js";
-import { pageRank } from "./page-rank.js";
+import { localPageRank } from "./local-page-rank.js";
+import { type Transitions, transitions } from "./page-rank.js";
 
 export interface WalkOptions {
   /** Largest number of edges between a seed and a returned node. */
@@ -29,7 +30,8 @@ export interface RankedNode {
 /**
  * Nodes within `hops` of the seeds, both ways along every edge (callers and
  * callees, importers and imports, parents and children), ranked by PageRank
- * personalised by the seeds' weights.
+ * personalised by the seeds' weights (pushed out from the seeds, so a walk
+ * costs its neighbourhood, not the whole graph).
  */
 export function rankAround(
   graph: LoadedGraph,
@@ -37,50 +39,77 @@ export function rankAround(
   options: WalkOptions = DEFAULT_WALK,
 ): RankedNode[] {
   if (seeds.size === 0) return [];
-  const distance = distances(graph, [...seeds.keys()], options.hops);
-  const rank = pageRank(
-    [
-      { edges: graph.uses, scale: 1 },
-      { edges: graph.usedBy, scale: options.backwardScale },
-    ],
-    graph.nodes.length,
-    { damping: options.damping, personalization: seeds },
-  );
+  const reached = distances(graph, [...seeds.keys()], options.hops);
+  const nodeCount = graph.nodes.length;
+  const rank = localPageRank(walkTransitions(graph, options.backwardScale), {
+    damping: options.damping,
+    personalization: seeds,
+    // A tenth of an average node's rank: the navigator divides what reached a node by its
+    // whole-graph rank plus an average node's, so finer than that changes nothing it shows.
+    tolerance: 0.1 / Math.max(1, nodeCount),
+  });
   const seedTotal = [...seeds.values()].reduce((sum, weight) => sum + Math.max(0, weight), 0);
   const restart = 1 - options.damping;
   const ranked: RankedNode[] = [];
-  for (const [node, hops] of distance) {
+  for (const node of reached.nodes) {
     const score = rank[node] ?? 0;
     const own = seedTotal > 0 ? (restart * Math.max(0, seeds.get(node) ?? 0)) / seedTotal : 0;
-    if (score > 0) ranked.push({ node, score, received: Math.max(0, score - own), distance: hops });
+    if (score > 0) {
+      const hops = reached.distance[node] as number;
+      ranked.push({ node, score, received: Math.max(0, score - own), distance: hops });
+    }
   }
   return ranked.sort((a, b) => b.score - a.score || a.node - b.node);
 }
 
-/** Breadth-first distance from the nearest seed, both ways, up to `hops`. */
+const walks = new WeakMap<LoadedGraph, { backwardScale: number; transitions: Transitions }>();
+
+/** Both ways along every edge, backwards at `backwardScale`: built once per graph, walked by every query. */
+function walkTransitions(graph: LoadedGraph, backwardScale: number): Transitions {
+  const known = walks.get(graph);
+  if (known?.backwardScale === backwardScale) return known.transitions;
+  const built = transitions(
+    [
+      { edges: graph.uses, scale: 1 },
+      { edges: graph.usedBy, scale: backwardScale },
+    ],
+    graph.nodes.length,
+  );
+  walks.set(graph, { backwardScale, transitions: built });
+  return built;
+}
+
+/** Breadth-first distance from the nearest seed, both ways, up to `hops`: the nodes reached, in that order. */
 function distances(
   graph: LoadedGraph,
   seeds: readonly number[],
   hops: number,
-): Map<number, number> {
-  const distance = new Map<number, number>(seeds.map((node) => [node, 0]));
-  let frontier = [...seeds];
-  for (let step = 1; step <= hops && frontier.length > 0; step++) {
-    const next: number[] = [];
+): { nodes: number[]; distance: Int16Array } {
+  const distance = new Int16Array(graph.nodes.length).fill(-1);
+  const nodes: number[] = [];
+  for (const seed of seeds) {
+    if (seed < 0 || seed >= distance.length || distance[seed] !== -1) continue;
+    distance[seed] = 0;
+    nodes.push(seed);
+  }
+  let from = 0;
+  for (let step = 1; step <= hops && from < nodes.length; step++) {
+    const to = nodes.length;
     const visit = (rows: EdgeRows, node: number) => {
       for (let e = rows.offsets[node] as number; e < (rows.offsets[node + 1] as number); e++) {
         const target = rows.targets[e] as number;
-        if (!distance.has(target)) {
-          distance.set(target, step);
-          next.push(target);
+        if (distance[target] === -1) {
+          distance[target] = step;
+          nodes.push(target);
         }
       }
     };
-    for (const node of frontier) {
+    for (let i = from; i < to; i++) {
+      const node = nodes[i] as number;
       visit(graph.uses, node);
       visit(graph.usedBy, node);
     }
-    frontier = next;
+    from = to;
   }
-  return distance;
+  return { nodes, distance };
 }

@@ -85,11 +85,20 @@ function jumpVector(nodeCount: number, personal?: ReadonlyMap<number, number>): 
   return jump;
 }
 
-/** The edge sets merged into one row per node, each edge's share of its node's total weight. */
-function transitions(
-  rows: readonly ScaledEdges[],
-  nodeCount: number,
-): { offsets: Int32Array; targets: Int32Array; shares: Float64Array } {
+/** Out-edges of every node in one row each, with the share of the node's rank each edge carries. */
+export interface Transitions {
+  /** Node n's edges are offsets[n] to offsets[n + 1]; one entry more than there are nodes. */
+  readonly offsets: Int32Array;
+  readonly targets: Int32Array;
+  readonly shares: Float64Array;
+}
+
+/**
+ * The edge sets merged into one row per node, each edge's share of its node's
+ * total weight. An edge of weight 0 (or a node whose edges weigh nothing)
+ * carries nothing.
+ */
+export function transitions(rows: readonly ScaledEdges[], nodeCount: number): Transitions {
   const offsets = new Int32Array(nodeCount + 1);
   for (let node = 0; node < nodeCount; node++) {
     let count = 0;

@@ -45,12 +45,12 @@ import * as history from "./history-queries.js";
 import * as leases from "./leases.js";
 import { SCHEMA_VERSION } from "./migrations.js";
 import { openDatabase } from "./open-database.js";
-import { pathFilter } from "./path-filter.js";
 import * as projects from "./project-queries.js";
 import * as resources from "./resource-queries.js";
 import { CHUNK_COLUMNS, type ChunkRow, toStoredChunk } from "./rows.js";
 import { SqliteHistoryAndPlans } from "./sqlite-history-plans.js";
 import { TextCompaction } from "./text-compaction.js";
+import { chunkRows, searchChunks } from "./text-search.js";
 import { loadVectorExtension } from "./vector-extension.js";
 import * as vectors from "./vector-queries.js";
 import { asIndexError, inWriteTransaction } from "./write-transaction.js";
@@ -75,7 +75,8 @@ function warnOnStderr(message: string): void {
 export class SqliteStore extends SqliteHistoryAndPlans implements Store {
   readonly location: string;
   protected readonly db: Database.Database;
-  private readonly rankExpression: string;
+  /** BM25 weights of path, symbols, context and body, in the FTS table's column order. */
+  private readonly fieldWeights: readonly number[];
   private readonly compaction: TextCompaction;
   private readonly documents: DocumentWrites;
   private readonly graphIndexes: DeferredGraphIndexes;
@@ -98,7 +99,7 @@ export class SqliteStore extends SqliteHistoryAndPlans implements Store {
       warn,
     );
     this.vectorExtension = loadVectorExtension(db);
-    this.rankExpression = `bm25(${weights.path}, ${weights.symbols}, ${weights.context}, ${weights.body})`;
+    this.fieldWeights = [weights.path, weights.symbols, weights.context, weights.body];
     this.compaction = new TextCompaction(db);
     this.graphIndexes = new DeferredGraphIndexes(db);
     this.documents = new DocumentWrites(db, this.compaction, this.graphIndexes);
@@ -213,39 +214,11 @@ export class SqliteStore extends SqliteHistoryAndPlans implements Store {
   }
 
   async searchText(query: TextQuery): Promise<TextHit[]> {
-    if (query.terms.length === 0 || query.limit <= 0) return [];
-    const match = query.terms.map((term) => `"${term.replaceAll('"', '""')}"`).join(" OR ");
-    const prefixes = query.pathPrefixes ?? [];
-    const paths = pathFilter(prefixes);
-    // Without a path filter the FTS subquery can stop at `limit`; with one it cannot.
-    const innerLimit = prefixes.length === 0 ? "LIMIT ?" : "";
-    const innerArgs = prefixes.length === 0 ? [query.limit] : [];
-    const rows = this.db
-      .prepare(
-        `SELECT ${CHUNK_COLUMNS}, -hits.rank AS score
-         FROM (SELECT rowid, rank FROM chunks_fts
-               WHERE chunks_fts MATCH ? AND rank MATCH ? ORDER BY rank ${innerLimit}) AS hits
-         JOIN chunks c ON c.id = hits.rowid
-         JOIN documents d ON d.id = c.document_id
-         ${prefixes.length === 0 ? "" : `WHERE ${paths.sql}`}
-         ORDER BY hits.rank, c.id
-         LIMIT ?`,
-      )
-      .all(match, this.rankExpression, ...innerArgs, ...paths.args, query.limit) as (ChunkRow & {
-      score: number;
-    })[];
-    return rows.map((row) => ({ chunk: toStoredChunk(row), score: row.score }));
+    return searchChunks(this.db, this.fieldWeights, query);
   }
 
   async getChunks(chunkIds: readonly number[]): Promise<StoredChunk[]> {
-    if (chunkIds.length === 0) return [];
-    const rows = this.db
-      .prepare(
-        `SELECT ${CHUNK_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.document_id
-         WHERE c.id IN (SELECT value FROM json_each(?)) ORDER BY c.id`,
-      )
-      .all(JSON.stringify(chunkIds)) as ChunkRow[];
-    return rows.map(toStoredChunk);
+    return chunkRows(this.db, chunkIds).map(toStoredChunk);
   }
 
   async getDocumentChunks(resourceId: string, path: string): Promise<StoredChunk[]> {

@@ -1,4 +1,3 @@
-import { reduceDetail } from "../../assemble/detail-depth.js";
 import type { ContextFragment, DetailDepth } from "../../core/fragment.js";
 import {
   type GraphFile,
@@ -29,7 +28,7 @@ import { coChangeSupport } from "../../history/co-change-support.js";
 import { type HistoryLift, historyLifts } from "../../history/history-lift.js";
 import { messageSupport } from "../../history/message-support.js";
 import { queryTerms } from "../../text/code-tokenizer.js";
-import { chunkFragment } from "./chunk-fragments.js";
+import { chunkWithin } from "./chunk-fragments.js";
 import { definitionFragment, StoredLines } from "./definition-fragments.js";
 import type { NavigatorSettings } from "./navigator-settings.js";
 import { DEFAULT_MAX_FRAGMENTS } from "./simple-keyword.js";
@@ -206,16 +205,14 @@ export class BreadthDepthNavigatorStrategy implements ContextStrategy {
       };
     });
     let reached = 0;
-    const byReceived = [...ranked].sort(
-      (a, b) =>
-        (support.get(b.node) ?? 0) - (support.get(a.node) ?? 0) ||
-        b.received - a.received ||
-        a.node - b.node,
-    );
-    for (const { node } of byReceived) {
+    const uncovered = ranked
+      .filter(({ node }) => isDefinition(node) && !covered.has(node))
+      .map(({ node, received }) => ({ node, received, support: support.get(node) ?? 0 }));
+    uncovered.sort((a, b) => b.support - a.support || b.received - a.received || a.node - b.node);
+    for (const { node } of uncovered) {
       if (reached >= MAX_REACHED) break;
       const graphNode = graph.nodes[node];
-      if (!graphNode || !isDefinition(node) || covered.has(node)) continue;
+      if (!graphNode) continue;
       // Focused definitions rank with the best hit.
       const score = focus.has(node) ? 1 + GRAPH_WEIGHT : GRAPH_WEIGHT * (support.get(node) ?? 0);
       if (score <= 0) break;
@@ -285,15 +282,7 @@ export class BreadthDepthNavigatorStrategy implements ContextStrategy {
 
   /** A keyword hit whole while it fits, else its signature or declaration line. */
   private fitChunk(chunk: StoredChunk, score: number, room: number): ContextFragment | null {
-    const whole = chunkFragment(chunk, score, this.name, this.counter);
-    if (whole.tokens <= room) return whole;
-    for (const depth of ["signature", "outline"] as const) {
-      const reduced = reduceDetail(whole, depth);
-      if (!reduced) continue;
-      const tokens = this.counter.count(reduced.content);
-      if (tokens <= room) return { ...reduced, tokens };
-    }
-    return null;
+    return chunkWithin(chunk, score, this.name, this.counter, room);
   }
 
   private richestFitting(

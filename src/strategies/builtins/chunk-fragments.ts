@@ -4,12 +4,13 @@ import { fileFragmentId } from "../../core/fragment-id.js";
 import type { TokenCounter } from "../../core/token-counter.js";
 import type { StoredChunk } from "../../core/types.js";
 
-/** A stored chunk as a fragment of the working tree. */
+/** A stored chunk as a fragment of the working tree; `tokens`: its text's count, when known. */
 export function chunkFragment(
   chunk: StoredChunk,
   score: number,
   strategy: string,
   counter: TokenCounter,
+  tokens = counter.count(chunk.content),
 ): ContextFragment {
   return {
     id: fileFragmentId(chunk.resourceId, chunk.path, chunk.startLine, chunk.endLine),
@@ -22,7 +23,7 @@ export function chunkFragment(
       language: chunk.language,
     },
     content: chunk.content,
-    tokens: counter.count(chunk.content),
+    tokens,
     score,
     strategy,
     tier: "warm",
@@ -41,11 +42,40 @@ export function fitFragment(
   room: number,
   counter: TokenCounter,
 ): ContextFragment | null {
-  if (fragment.tokens <= room) return fragment;
+  return fragment.tokens <= room ? fragment : reducedWithin(fragment, room, counter);
+}
+
+/**
+ * The chunk within `room` tokens: whole when it fits, else its signature or
+ * outline; null when nothing does. Text too long to fit whole is counted only
+ * as far as the room: most of a query's hits do not fit, and counting each of
+ * them to the end cost a query as much as its search.
+ */
+export function chunkWithin(
+  chunk: StoredChunk,
+  score: number,
+  strategy: string,
+  counter: TokenCounter,
+  room: number,
+): ContextFragment | null {
+  if (room <= 0) return null;
+  const tokens = counter.countUpTo?.(chunk.content, room) ?? counter.count(chunk.content);
+  // Past the room `tokens` may be a partial count: that fragment is only cut down, never shown.
+  const whole = chunkFragment(chunk, score, strategy, counter, tokens);
+  return tokens <= room ? whole : reducedWithin(whole, room, counter);
+}
+
+/** The fragment's signature or outline when one fits in `room` tokens. */
+function reducedWithin(
+  fragment: ContextFragment,
+  room: number,
+  counter: TokenCounter,
+): ContextFragment | null {
+  if (room <= 0) return null;
   for (const depth of ["signature", "outline"] as const) {
     const reduced = reduceDetail(fragment, depth);
     if (!reduced) continue;
-    const tokens = counter.count(reduced.content);
+    const tokens = counter.countUpTo?.(reduced.content, room) ?? counter.count(reduced.content);
     if (tokens <= room) return { ...reduced, tokens };
   }
   return null;
@@ -64,11 +94,7 @@ export function fragmentsWithin(
   const fragments: ContextFragment[] = [];
   let used = 0;
   for (const { chunk, score } of scored) {
-    const fragment = fitFragment(
-      chunkFragment(chunk, score, strategy, counter),
-      total - used,
-      counter,
-    );
+    const fragment = chunkWithin(chunk, score, strategy, counter, total - used);
     if (!fragment) continue;
     used += fragment.tokens;
     fragments.push(fragment);

@@ -1,0 +1,37 @@
+import type { TextBackend, TextHit, TextQuery } from "../core/text-backend.js";
+import type { StoredChunk } from "../core/types.js";
+
+/**
+ * One query's text backend: strategies that ask the same search (the keyword
+ * strategy and the navigator both match the task's terms) or read the same
+ * file's chunks share one answer instead of each paying for it. Made per
+ * query, so nothing outlives the index state it was read from.
+ */
+export function sharedSearches(backend: TextBackend): TextBackend {
+  const searches = new Map<string, Promise<TextHit[]>>();
+  const documents = new Map<string, Promise<StoredChunk[]>>();
+  return {
+    async searchText(query: TextQuery): Promise<TextHit[]> {
+      const key = JSON.stringify([query.terms, query.limit, query.pathPrefixes ?? []]);
+      let hits = searches.get(key);
+      if (!hits) {
+        hits = backend.searchText(query);
+        // A failed search is not remembered: the next strategy asks again.
+        hits.catch(() => searches.delete(key));
+        searches.set(key, hits);
+      }
+      // Each caller gets its own array, free to sort or cut.
+      return [...(await hits)];
+    },
+    async getDocumentChunks(resourceId: string, path: string): Promise<StoredChunk[]> {
+      const key = `${resourceId}\0${path}`;
+      let chunks = documents.get(key);
+      if (!chunks) {
+        chunks = backend.getDocumentChunks(resourceId, path);
+        chunks.catch(() => documents.delete(key));
+        documents.set(key, chunks);
+      }
+      return [...(await chunks)];
+    },
+  };
+}
