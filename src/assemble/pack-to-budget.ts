@@ -83,15 +83,16 @@ export function packToBudget(
     share: number,
     depths: readonly DetailDepth[],
   ): boolean => {
+    const spent = spentBy.get(candidate.strategy) ?? 0;
+    // A lower depth keeps the fragment's file, so its group and room are the same at every depth.
+    const key = mergeKey(candidate);
+    const group = groups.get(key);
+    // Alone in its group, the output grows by its block: the room is the budget's too.
+    const room = group ? share - spent : Math.min(share - spent, limit - packedCost);
+    if (room <= 0) return false;
     for (const depth of depths) {
       const reducedForm = depth === "full" ? candidate : reduceDetail(candidate, depth);
       if (!reducedForm) continue;
-      const spent = spentBy.get(candidate.strategy) ?? 0;
-      const key = mergeKey(reducedForm);
-      const group = groups.get(key);
-      // Alone in its group, the output grows by its block: the room is the budget's too.
-      const room = group ? share - spent : Math.min(share - spent, limit - packedCost);
-      if (room <= 0) continue;
       // Counts stop past the room: what is over it cannot fit, and a block holds its fragment's text.
       const tokens =
         depth === "full" ? candidate.tokens : countUpTo(reducedForm.content, room + SEAM_TOKENS);

@@ -1,4 +1,5 @@
-import { readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { resolve } from "node:path";
 import type { ContextFragment } from "../core/fragment.js";
 import { fileFragmentId } from "../core/fragment-id.js";
 import type { Plan } from "../core/plans.js";
@@ -27,6 +28,8 @@ export function hotFragments(
   const found: ContextFragment[] = [];
   for (const resource of resources) {
     for (const name of hot) {
+      // Most roots hold none of the names, and resolving a missing one costs a thrown error.
+      if (!existsSync(resolve(resource.root, name))) continue;
       let relPath: string;
       let absPath: string;
       try {

@@ -53,11 +53,12 @@ export function rankAround(
   const ranked: RankedNode[] = [];
   for (const node of reached.nodes) {
     const score = rank[node] ?? 0;
-    const own = seedTotal > 0 ? (restart * Math.max(0, seeds.get(node) ?? 0)) / seedTotal : 0;
-    if (score > 0) {
-      const hops = reached.distance[node] as number;
-      ranked.push({ node, score, received: Math.max(0, score - own), distance: hops });
-    }
+    if (score <= 0) continue;
+    const hops = reached.distance[node] as number;
+    // Only a seed (0 hops) has rank of its own from the restarts.
+    const seed = hops === 0 ? Math.max(0, seeds.get(node) ?? 0) : 0;
+    const own = seedTotal > 0 ? (restart * seed) / seedTotal : 0;
+    ranked.push({ node, score, received: Math.max(0, score - own), distance: hops });
   }
   return ranked.sort((a, b) => b.score - a.score || a.node - b.node);
 }

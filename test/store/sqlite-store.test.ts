@@ -236,6 +236,49 @@ describe("SqliteStore", () => {
     await store.close();
   }, 20_000);
 
+  it("merges the full-text index's segments after a large write, with the same answers", async () => {
+    const file = join(tempDir(), "index.db");
+    const store = SqliteStore.open(file, { create: true });
+    const resource = await store.ensureResource("/repo", "git");
+    // One transaction per batch, as a run writes: FTS5 leaves a segment per transaction.
+    for (let batch = 0; batch < 25; batch++) {
+      await store.writeDocuments(
+        Array.from({ length: 100 }, (_, i) => {
+          const n = batch * 100 + i;
+          return document(resource.id, `src/file${n}.ts`, `function merged${n % 37}Name${n}() {}`);
+        }),
+      );
+    }
+    const segments = () =>
+      (
+        new Database(file, { readonly: true })
+          .prepare("SELECT count(*) AS rows FROM chunks_fts_data")
+          .get() as { rows: number }
+      ).rows;
+    const answers = async () =>
+      Promise.all(
+        ["merged3", "merged36", "name2499", "function"].map(async (term) =>
+          (await store.searchText({ terms: [term], limit: 50 })).map(
+            (hit) => `${hit.chunk.path} ${hit.score.toFixed(6)}`,
+          ),
+        ),
+      );
+    const before = await answers();
+    const rowsBefore = segments();
+    expect(await store.compactionDue()).toBe(true);
+
+    await store.compact(documentSearchTexts);
+
+    expect(segments()).toBeLessThan(rowsBefore);
+    expect(await answers()).toEqual(before);
+    expect(await store.getMeta("fts_unmerged_rows")).toBeNull();
+    expect(await store.compactionDue()).toBe(false);
+    // A small write afterwards is not worth another merge.
+    await store.writeDocuments([document(resource.id, "src/extra.ts", "function extra() {}")]);
+    expect(await store.compactionDue()).toBe(false);
+    await store.close();
+  });
+
   it("leaves the full-text index alone when few rows were deleted", async () => {
     const store = SqliteStore.open(join(tempDir(), "index.db"), { create: true });
     const resource = await store.ensureResource("/repo", "git");

@@ -72,7 +72,8 @@ export class DocumentWrites {
       }
       const { generation } = this.bumpGeneration.get() as { generation: number };
       for (const document of documents) this.insertDocumentAndChunks(document, generation);
-      this.compaction.recordWrite(0);
+      const inserted = documents.reduce((sum, document) => sum + document.chunks.length, 0);
+      this.compaction.recordWrite(0, inserted);
     });
   }
 

@@ -168,14 +168,15 @@ export class BreadthDepthNavigatorStrategy implements ContextStrategy {
     // average node's, so leaves that nothing uses do not win by dividing by nearly zero).
     const centrality = graph.centrality;
     const average = 1 / Math.max(1, graph.nodes.length);
-    const raw = new Map(
-      ranked
-        .filter((r) => isDefinition(r.node))
-        .map((r) => [r.node, r.received / ((centrality[r.node] ?? 0) + average)]),
-    );
+    const support = new Map<number, number>();
     let best = 0;
-    for (const value of raw.values()) best = Math.max(best, value);
-    const support = new Map([...raw].map(([node, value]) => [node, best > 0 ? value / best : 0]));
+    for (const { node, received } of ranked) {
+      if (!isDefinition(node)) continue;
+      const value = received / ((centrality[node] ?? 0) + average);
+      support.set(node, value);
+      if (value > best) best = value;
+    }
+    for (const [node, value] of support) support.set(node, best > 0 ? value / best : 0);
     // What the user said they work on is as central as anything the walk found.
     for (const node of focus) if (isDefinition(node)) support.set(node, 1);
     const bestHit = Math.max(1e-9, ...hits.map((hit) => hit.score));
