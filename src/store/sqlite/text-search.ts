@@ -13,7 +13,7 @@ export function searchChunks(
   const match = query.terms.map((term) => `"${term.replaceAll('"', '""')}"`).join(" OR ");
   const prefixes = query.pathPrefixes ?? [];
   if (prefixes.length === 0) {
-    // The best `limit` by id and rank first, then only their rows: the join stays out of the ranking.
+    // The best `limit` ids by rank (ties by id) first, then only their rows: the join stays out of the ranking.
     // bm25() called with the weights ranks a third faster than the same weights set by `rank MATCH`.
     const ranked = db
       .prepare(
