@@ -387,20 +387,15 @@ export class ContextEngine {
   async backends(): Promise<Backends> {
     this.reranker ??= createReranker(this.config.rerank, this.env);
     const temporal = await temporalBackendFor(this.store, this.config.history, this.blames);
-    const extras = {
+    const embedder = this.store.vectorsAvailable ? await this.embedderFor() : null;
+    const embedded = embedder && (await this.store.embeddingCoverage(embedder.id)).embedded > 0;
+    return {
+      text: sharedSearches(this.store),
+      ...(embedder && embedded ? { vector: vectorBackend(this.store, embedder) } : {}),
       ...(this.reranker ? { reranker: this.reranker } : {}),
       ...(this.config.graph ? { graph: this.graph } : {}),
       ...(temporal ? { temporal } : {}),
       plans: this.plans,
-    };
-    const embedder = this.store.vectorsAvailable ? await this.embedderFor() : null;
-    if (!embedder || (await this.store.embeddingCoverage(embedder.id)).embedded === 0) {
-      return { text: sharedSearches(this.store), ...extras };
-    }
-    return {
-      text: sharedSearches(this.store),
-      vector: vectorBackend(this.store, embedder),
-      ...extras,
     };
   }
 }
