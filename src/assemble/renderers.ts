@@ -1,5 +1,6 @@
 import { UsageError } from "../core/errors.js";
 import type { ContextFragment } from "../core/fragment.js";
+import type { RankExplanation, RankFeature } from "../core/rank-signals.js";
 import type { StrategyRun } from "../strategies/provenance.js";
 
 export const OUTPUT_FORMATS = ["markdown", "xml", "json"] as const;
@@ -126,8 +127,10 @@ function markdownRenderer({ explain, runs }: RenderOptions): Renderer {
         explain && fragment.context ? `> context: ${oneLine(fragment.context)}\n\n` : "";
       const ranking =
         explain && fragment.ranking?.length ? `> ranked: ${fragment.ranking.join("; ")}\n\n` : "";
+      const model =
+        explain && fragment.ranked ? `> features: ${featureLine(fragment.ranked)}\n\n` : "";
       return (
-        `## ${headingOf(fragment)}${symbol} (score ${formatScore(fragment.score)}${by})\n\n${context}${ranking}` +
+        `## ${headingOf(fragment)}${symbol} (score ${formatScore(fragment.score)}${by})\n\n${context}${ranking}${model}` +
         `${fence}${languageOf(fragment)}\n${fragment.content}\n${fence}\n`
       );
     },
@@ -169,9 +172,13 @@ function xmlRenderer({ explain, runs }: RenderOptions): Renderer {
         explain && fragment.ranking?.length
           ? ` ranking="${escapeAttribute(fragment.ranking.join("; "))}"`
           : "";
+      const model =
+        explain && fragment.ranked
+          ? ` features="${escapeAttribute(featureLine(fragment.ranked))}"`
+          : "";
       // Content stays raw for the model to read; only a closing tag inside is defused.
       const content = fragment.content.replaceAll("</fragment>", "<\\/fragment>");
-      return `<fragment id="${escapeAttribute(fragment.id)}"${where}${symbol} score="${formatScore(fragment.score)}"${depth}${by}${context}${ranking}>\n${content}\n</fragment>\n`;
+      return `<fragment id="${escapeAttribute(fragment.id)}"${where}${symbol} score="${formatScore(fragment.score)}"${depth}${by}${context}${ranking}${model}>\n${content}\n</fragment>\n`;
     },
     separator: "",
     suffix: () => "</context>\n",
@@ -213,6 +220,8 @@ function jsonRenderer({ explain, runs }: RenderOptions): Renderer {
               detailDepth: fragment.detailDepth,
               context: fragment.context ?? null,
               ranking: fragment.ranking ?? [],
+              features: fragment.ranked?.features ?? null,
+              contributions: fragment.ranked?.contributions ?? null,
             }
           : {}),
       });
@@ -220,6 +229,21 @@ function jsonRenderer({ explain, runs }: RenderOptions): Renderer {
     separator: ",",
     suffix: () => "]}\n",
   };
+}
+
+/** The features that are not zero, each with its part of the score: `keyword 0.82 (+1.64)`. */
+function featureLine(ranked: RankExplanation): string {
+  const parts: string[] = [];
+  for (const [name, value] of Object.entries(ranked.features)) {
+    if (value === 0) continue;
+    const part = ranked.contributions[name as RankFeature];
+    parts.push(`${name} ${round2(value)} (${part >= 0 ? "+" : "−"}${round2(Math.abs(part))})`);
+  }
+  return parts.join(", ");
+}
+
+function round2(value: number): string {
+  return value.toFixed(2);
 }
 
 function oneLine(text: string): string {

@@ -1,3 +1,4 @@
+import type { RankExplanation, RankSignals } from "./rank-signals.js";
 import type { ChunkKind } from "./types.js";
 
 /** Where a fragment's content comes from. */
@@ -54,4 +55,8 @@ export interface ContextFragment {
   readonly context?: string;
   /** Why the score moved after its strategy gave it (`test file ×0.5`); shown only with --explain. */
   readonly ranking?: readonly string[];
+  /** What the strategy measured, unweighted: the learned ranking scores fragments that carry it. */
+  readonly signals?: RankSignals;
+  /** The learned ranking's features and each one's part of the score; shown only with --explain. */
+  readonly ranked?: RankExplanation;
 }

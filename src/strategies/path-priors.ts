@@ -21,7 +21,7 @@ export const DEFAULT_PATH_PRIORS: PathPriors = { otherRole: 0.5, namedFile: 1.5 
  * Candidates rescored by what their paths say against the task (in the order
  * given; the caller ranks them): files of a role the task does not ask for count less (unless the task
  * names them: `conftest.py`), files it names count more. Fragments that are not
- * from files, and the hot tier, keep their scores.
+ * from files, the hot tier and what the learned ranking scored keep their scores.
  */
 export function rescoreByPath(
   candidates: readonly ContextFragment[],
@@ -32,7 +32,9 @@ export function rescoreByPath(
   const lowered = task.toLowerCase();
   const words = fileWordsOf(task);
   return candidates.map((fragment) => {
-    if (fragment.source.kind !== "file" || fragment.tier === "hot") return fragment;
+    // The learned ranking weighed the path already.
+    if (fragment.source.kind !== "file" || fragment.tier === "hot" || fragment.ranked)
+      return fragment;
     const path = fragment.source.path;
     const name = path.slice(path.lastIndexOf("/") + 1).toLowerCase();
     let factor = 1;

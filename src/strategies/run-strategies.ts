@@ -7,6 +7,9 @@ import type {
   PlanContext,
 } from "../core/strategy.js";
 import type { TokenCounter } from "../core/token-counter.js";
+import { mergedSignals, rankedByModel } from "../rank/learned-ranking.js";
+import { taskFacts } from "../rank/rank-features.js";
+import { activeRankingModel } from "../rank/ranking-model.js";
 import { allocateBudget } from "./allocate-budget.js";
 import { executeStrategies } from "./execute-strategies.js";
 import { rescoreByPath } from "./path-priors.js";
@@ -94,19 +97,25 @@ export async function runStrategies(
       confidence * strategy.capabilities.qualityScore,
     ]),
   );
-  const candidates = rescoreByPath(combine(results, weights), request.task).sort(byScore);
+  const facts = taskFacts(request.task, request.budget);
+  const model = activeRankingModel();
+  const learned = (fragment: ContextFragment) => rankedByModel(fragment, model, facts);
+  const candidates = rescoreByPath(combine(results, weights, learned), request.task).sort(byScore);
   const runs = describeRuns(selected, skipped, results, allocation, options);
   return { candidates, allocation, results, runs };
 }
 
 /**
- * Makes scores comparable across strategies (each strategy's best becomes its
- * weight relative to the strongest strategy), then removes duplicates by id and
- * by content, keeping the best-scored copy.
+ * Makes scores comparable across strategies: fragments that carry signals get
+ * the learned ranking's score from the signals of all their copies; for the
+ * others each strategy's best becomes its weight relative to the strongest
+ * strategy. Then removes duplicates by id and by content, keeping the
+ * best-scored copy.
  */
 function combine(
   results: readonly ContextStrategyResult[],
   weights: ReadonlyMap<string, number>,
+  learned: (fragment: ContextFragment) => ContextFragment,
 ): ContextFragment[] {
   const strongest = Math.max(1e-9, ...weights.values());
   const byId = new Map<string, ContextFragment>();
@@ -117,11 +126,14 @@ function combine(
       const normalized = best > 0 ? (Math.max(0, fragment.score) / best) * scale : 0;
       const scored = { ...fragment, score: Math.round(normalized * 1e6) / 1e6 };
       const seen = byId.get(scored.id);
-      if (!seen || scored.score > seen.score) byId.set(scored.id, scored);
+      const signals = mergedSignals(seen?.signals, scored.signals);
+      const kept = !seen || scored.score > seen.score ? scored : seen;
+      byId.set(scored.id, signals ? { ...kept, signals } : kept);
     }
   }
   const byContent = new Map<string, ContextFragment>();
-  for (const fragment of byId.values()) {
+  for (const copy of byId.values()) {
+    const fragment = learned(copy);
     const key = fragment.content.trim();
     const seen = byContent.get(key);
     if (key.length === 0 || !seen || fragment.score > seen.score)

@@ -1,4 +1,5 @@
 import type { ContextFragment, FragmentSource } from "../core/fragment.js";
+import { RANK_SIGNALS, type RankSignals } from "../core/rank-signals.js";
 import type { TokenCounter } from "../core/token-counter.js";
 
 /**
@@ -49,12 +50,29 @@ export function validateFragments(
       ...(Array.isArray(fragment.ranking)
         ? { ranking: fragment.ranking.filter((reason) => typeof reason === "string") }
         : {}),
+      ...validSignals(fragment.signals),
       chunkIds: Array.isArray(fragment.chunkIds)
         ? fragment.chunkIds.filter((id) => typeof id === "number")
         : [],
     });
   }
   return { fragments, malformed, notAnArray: false };
+}
+
+/** The signals that are finite numbers, by their known names: what the learned ranking reads. */
+function validSignals(signals: unknown): { signals?: RankSignals } {
+  if (typeof signals !== "object" || signals === null) return {};
+  const given = signals as Record<string, unknown>;
+  const valid: Record<string, number> = {};
+  let any = false;
+  for (const name of RANK_SIGNALS) {
+    const value = given[name];
+    if (typeof value === "number" && Number.isFinite(value)) {
+      valid[name] = value;
+      any = true;
+    }
+  }
+  return any ? { signals: valid as RankSignals } : {};
 }
 
 function validSource(source: unknown): FragmentSource | null {

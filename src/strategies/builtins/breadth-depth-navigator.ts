@@ -5,6 +5,7 @@ import {
   graphFileKey,
   type LoadedGraph,
 } from "../../core/graph.js";
+import type { RankSignals } from "../../core/rank-signals.js";
 import type {
   Backends,
   ContextRequest,
@@ -26,48 +27,17 @@ import {
 import { DEFAULT_WALK, type RankedNode, rankAround } from "../../graph/graph-walk.js";
 import { coChangeSupport } from "../../history/co-change-support.js";
 import { type HistoryLift, historyLifts } from "../../history/history-lift.js";
-import { messageSupport } from "../../history/message-support.js";
+import { type MessageSupport, messageSupport } from "../../history/message-support.js";
+import { keywordSignals } from "../../rank/keyword-signals.js";
+import { learnedScore } from "../../rank/learned-ranking.js";
+import { type FragmentPlace, taskFacts } from "../../rank/rank-features.js";
+import { activeRankingModel } from "../../rank/ranking-model.js";
 import { queryTerms } from "../../text/code-tokenizer.js";
 import { chunkWithin } from "./chunk-fragments.js";
 import { definitionFragment, StoredLines } from "./definition-fragments.js";
 import type { NavigatorSettings } from "./navigator-settings.js";
 import { DEFAULT_MAX_FRAGMENTS } from "./simple-keyword.js";
 
-/**
- * How much the walk's support adds to a keyword hit's score (the best hit
- * scores 1, the best-supported definition 1): enough to reorder close hits,
- * not to bury a strong one. Chosen among 0.1–0.5 by leaving each of the commit
- * benchmark's four repositories out in turn and taking the weight with the best
- * mean of file@ and line@ at 2k, 8k and 32k on the other three: every fold chose 0.4.
- */
-const GRAPH_WEIGHT = 0.4;
-/**
- * What changing together with the best hits' files adds to a hit's score (the
- * strongest partner: all of it), where git history has been read. Chosen among
- * 0.1, 0.2 and 0.4 on the commit benchmark with `--git-history`, leaving each
- * repository out in turn, by the mean of file@ and line@ at 2k, 8k and 32k:
- * every fold chose 0.4. Past a 2,000-token budget it falls with the square root
- * of the budget (0.2 at 8k, 0.1 at 32k): the few files a small budget shows
- * must be the likely ones, while a large one holds the text search's breadth,
- * which partners only crowd out. Flat, falling with the square root, and
- * falling with the budget itself were compared the same way: every fold chose
- * the square root.
- */
-const CO_CHANGE_WEIGHT = 0.4;
-const CO_CHANGE_FULL_BUDGET = 2000;
-
-function coChangeWeight(budget: number): number {
-  return CO_CHANGE_WEIGHT * Math.sqrt(Math.min(1, CO_CHANGE_FULL_BUDGET / Math.max(1, budget)));
-}
-/**
- * What past commits with messages like the task add to a hit in a file they
- * changed (the best-supported file: all of it), where git history has been read.
- * Chosen among 0.1, 0.2 and 0.4 (and a commit's match shared among its files
- * evenly or by the square root of their number) on the commit benchmark with
- * `--git-history`, leaving each repository out in turn, by the mean of file@
- * and line@ at 2k, 8k and 32k: every fold chose 0.2 with the square root.
- */
-const MESSAGE_WEIGHT = 0.2;
 /** Definitions the walk reached that no keyword hit holds, taken as candidates. */
 const MAX_REACHED = 20;
 /** A focused definition is shown whole when its body takes at most this share of the budget. */
@@ -143,21 +113,43 @@ export class BreadthDepthNavigatorStrategy implements ContextStrategy {
     const partners = temporal ? await coChangeSupport(temporal, hits) : null;
     const messages = temporal ? await messageSupport(temporal, hits, terms) : null;
     signal?.throwIfAborted();
-    const lift = historyLifts(partners, coChangeWeight(request.budget), messages, MESSAGE_WEIGHT);
-    const candidates = this.candidates(graph, hits, ranked, new Set(focus.keys()), lift);
+    const facts = taskFacts(request.task, request.budget);
+    const model = activeRankingModel();
+    const history: History = {
+      partners,
+      messages,
+      reasons: historyLifts(
+        partners,
+        model.weights.coChange * facts.coChangeScale,
+        messages,
+        model.weights.message,
+      ),
+    };
+    const scoreOf = (signals: RankSignals, where: FragmentPlace) =>
+      learnedScore(model, signals, where, facts);
+    const candidates = this.candidates(
+      graph,
+      hits,
+      ranked,
+      new Set(focus.keys()),
+      history,
+      scoreOf,
+    );
     return this.fill(graph, candidates, text, request, budget, signal);
   }
 
   /**
-   * Keyword hits re-scored by how central the walk found their definitions,
-   * and the definitions the walk reached that no hit holds, by centrality alone.
+   * Keyword hits scored by the learned ranking with how central the walk found
+   * their definitions and what the history says of their files, and the
+   * definitions the walk reached that no hit holds, by centrality alone.
    */
   private candidates(
     graph: LoadedGraph,
     hits: readonly TextHit[],
     ranked: readonly RankedNode[],
     focus: ReadonlySet<number>,
-    lift: (key: string) => HistoryLift,
+    history: History,
+    scoreOf: (signals: RankSignals, where: FragmentPlace) => number,
   ): Candidate[] {
     // Only definitions carry graph evidence: a file node stands for text the graph knows nothing of.
     const isDefinition = (node: number) => {
@@ -179,7 +171,6 @@ export class BreadthDepthNavigatorStrategy implements ContextStrategy {
     for (const [node, value] of support) support.set(node, best > 0 ? value / best : 0);
     // What the user said they work on is as central as anything the walk found.
     for (const node of focus) if (isDefinition(node)) support.set(node, 1);
-    const bestHit = Math.max(1e-9, ...hits.map((hit) => hit.score));
     const covered = new Set<number>();
     const graphScores = hits.map((hit) => {
       const nodes = chunkNodes(graph, hit.chunk);
@@ -194,15 +185,27 @@ export class BreadthDepthNavigatorStrategy implements ContextStrategy {
       const { hash } = hit.chunk;
       copyScores.set(hash, Math.max(copyScores.get(hash) ?? 0, graphScores[index] ?? 0));
     });
-    const candidates: Candidate[] = hits.map((hit) => {
-      const history = lift(`${hit.chunk.resourceId}\0${hit.chunk.path}`);
+    const keyword = keywordSignals(hits);
+    const candidates: Candidate[] = hits.map((hit, rank) => {
+      const { chunk } = hit;
+      const key = `${chunk.resourceId}\0${chunk.path}`;
+      const signals: RankSignals = {
+        ...keyword[rank],
+        graph: copyScores.get(chunk.hash) ?? 0,
+        coChange: history.partners?.get(key) ?? 0,
+        message: history.messages?.get(key)?.support ?? 0,
+      };
+      const where: FragmentPlace = {
+        path: chunk.path,
+        kind: chunk.kind,
+        lines: chunk.endLine - chunk.startLine + 1,
+        symbol: chunk.symbol,
+      };
       return {
-        chunk: hit.chunk,
-        score:
-          hit.score / bestHit +
-          GRAPH_WEIGHT * (copyScores.get(hit.chunk.hash) ?? 0) +
-          history.score,
-        ranking: history.reasons,
+        chunk,
+        score: scoreOf(signals, where),
+        signals,
+        ranking: history.reasons(key).reasons,
       };
     });
     let reached = 0;
@@ -214,10 +217,25 @@ export class BreadthDepthNavigatorStrategy implements ContextStrategy {
       if (reached >= MAX_REACHED) break;
       const graphNode = graph.nodes[node];
       if (!graphNode) continue;
+      const value = support.get(node) ?? 0;
+      if (value <= 0 && !focus.has(node)) break;
       // Focused definitions rank with the best hit.
-      const score = focus.has(node) ? 1 + GRAPH_WEIGHT : GRAPH_WEIGHT * (support.get(node) ?? 0);
-      if (score <= 0) break;
-      candidates.push({ node: graphNode, score, focused: focus.has(node) });
+      const signals: RankSignals = focus.has(node)
+        ? { keyword: 1, keywordRank: 0, graph: 1 }
+        : { graph: value, reached: 1 };
+      const path = graph.files[graphNode.file]?.path ?? "";
+      const where: FragmentPlace = {
+        path,
+        kind: graphNode.kind === "constant" || graphNode.kind === "file" ? "code" : graphNode.kind,
+        lines: graphNode.endLine - graphNode.startLine + 1,
+        symbol: graphNode.name,
+      };
+      candidates.push({
+        node: graphNode,
+        score: scoreOf(signals, where),
+        signals,
+        focused: focus.has(node),
+      });
       reached++;
     }
     return candidates.sort((a, b) => b.score - a.score);
@@ -259,8 +277,12 @@ export class BreadthDepthNavigatorStrategy implements ContextStrategy {
         if (texts.has(candidate.chunk.hash)) continue;
         texts.add(candidate.chunk.hash);
         fragment = this.fitChunk(candidate.chunk, candidate.score, room);
-        if (fragment && candidate.ranking.length > 0)
-          fragment = { ...fragment, ranking: candidate.ranking };
+        if (fragment)
+          fragment = {
+            ...fragment,
+            signals: candidate.signals,
+            ...(candidate.ranking.length > 0 ? { ranking: candidate.ranking } : {}),
+          };
       } else {
         const file = graph.files[candidate.node.file];
         if (!file) continue;
@@ -273,6 +295,7 @@ export class BreadthDepthNavigatorStrategy implements ContextStrategy {
           ["outline", room],
         ];
         fragment = this.richestFitting(candidate.node, file, lines, candidate.score, depths);
+        if (fragment) fragment = { ...fragment, signals: candidate.signals };
       }
       if (!fragment) continue;
       fragments.push(fragment);
@@ -315,8 +338,25 @@ export class BreadthDepthNavigatorStrategy implements ContextStrategy {
 }
 
 type Candidate =
-  | { readonly chunk: StoredChunk; readonly score: number; readonly ranking: readonly string[] }
-  | { readonly node: GraphNode; readonly score: number; readonly focused: boolean };
+  | {
+      readonly chunk: StoredChunk;
+      readonly score: number;
+      readonly signals: RankSignals;
+      readonly ranking: readonly string[];
+    }
+  | {
+      readonly node: GraphNode;
+      readonly score: number;
+      readonly signals: RankSignals;
+      readonly focused: boolean;
+    };
+
+/** What git history says of the hits' files, by `resourceId\0path`. */
+interface History {
+  readonly partners: ReadonlyMap<string, number> | null;
+  readonly messages: ReadonlyMap<string, MessageSupport> | null;
+  readonly reasons: (key: string) => HistoryLift;
+}
 
 function inPaths(
   graph: LoadedGraph,

@@ -1,6 +1,7 @@
 import { reduceDetail } from "../../assemble/detail-depth.js";
 import type { ContextFragment } from "../../core/fragment.js";
 import { fileFragmentId } from "../../core/fragment-id.js";
+import type { RankSignals } from "../../core/rank-signals.js";
 import type { TokenCounter } from "../../core/token-counter.js";
 import type { StoredChunk } from "../../core/types.js";
 
@@ -86,18 +87,18 @@ function reducedWithin(
  * what a chunk-returning strategy hands to the pipeline.
  */
 export function fragmentsWithin(
-  scored: readonly { chunk: StoredChunk; score: number }[],
+  scored: readonly { chunk: StoredChunk; score: number; signals?: RankSignals }[],
   total: number,
   strategy: string,
   counter: TokenCounter,
 ): ContextFragment[] {
   const fragments: ContextFragment[] = [];
   let used = 0;
-  for (const { chunk, score } of scored) {
+  for (const { chunk, score, signals } of scored) {
     const fragment = chunkWithin(chunk, score, strategy, counter, total - used);
     if (!fragment) continue;
     used += fragment.tokens;
-    fragments.push(fragment);
+    fragments.push(signals ? { ...fragment, signals } : fragment);
   }
   return fragments;
 }

@@ -48,7 +48,11 @@ export class SemanticEmbeddingStrategy implements ContextStrategy {
     );
     signal?.throwIfAborted();
     return fragmentsWithin(
-      hits.map((hit) => ({ chunk: hit.chunk, score: hit.similarity })),
+      hits.map((hit) => ({
+        chunk: hit.chunk,
+        score: hit.similarity,
+        signals: { vector: hit.similarity },
+      })),
       budget.total,
       this.name,
       this.counter,
