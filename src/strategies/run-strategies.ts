@@ -126,9 +126,15 @@ function combine(
       const normalized = best > 0 ? (Math.max(0, fragment.score) / best) * scale : 0;
       const scored = { ...fragment, score: Math.round(normalized * 1e6) / 1e6 };
       const seen = byId.get(scored.id);
-      const signals = mergedSignals(seen?.signals, scored.signals);
       const kept = !seen || scored.score > seen.score ? scored : seen;
-      byId.set(scored.id, signals ? { ...kept, signals } : kept);
+      const signals = mergedSignals(seen?.signals, scored.signals);
+      // The reasons of every copy: a navigator hit's history reasons stay when a plain keyword copy is kept.
+      const ranking = [...new Set([...(seen?.ranking ?? []), ...(scored.ranking ?? [])])];
+      byId.set(scored.id, {
+        ...kept,
+        ...(signals ? { signals } : {}),
+        ...(ranking.length > 0 ? { ranking } : {}),
+      });
     }
   }
   const byContent = new Map<string, ContextFragment>();
