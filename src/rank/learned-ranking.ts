@@ -2,16 +2,16 @@ import { fileRoleOf } from "../core/file-roles.js";
 import type { ContextFragment } from "../core/fragment.js";
 import type { RankSignals } from "../core/rank-signals.js";
 import { type FragmentPlace, rankFeatures, type TaskFacts } from "./rank-features.js";
-import { type RankingModel, scoreWith } from "./ranking-model.js";
+import { probabilityOf, type RankingModel, scoreWith } from "./ranking-model.js";
 
-/** The model's score for signals measured on a span of a file. */
+/** The model's score for signals measured on a span of a file (no explanation: the navigator ranks every hit with it). */
 export function learnedScore(
   model: RankingModel,
   signals: RankSignals,
   where: FragmentPlace,
   facts: TaskFacts,
 ): number {
-  return scoreWith(model, rankFeatures(signals, where, facts)).score;
+  return probabilityOf(model, rankFeatures(signals, where, facts));
 }
 
 /**

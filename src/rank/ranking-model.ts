@@ -14,19 +14,25 @@ export interface RankingModel {
   readonly weights: Readonly<Record<RankFeature, number>>;
 }
 
-/** The probability-like score in 0–1, and its explanation. */
+/** The probability-like score in 0–1: all a candidate's ordering needs. */
+export function probabilityOf(model: RankingModel, features: RankFeatures): number {
+  let logOdds = model.bias;
+  for (const name of RANK_FEATURES) logOdds += model.weights[name] * features[name];
+  return 1 / (1 + Math.exp(-logOdds));
+}
+
+/** The score and its explanation: what a fragment that may be shown carries. */
 export function scoreWith(
   model: RankingModel,
   features: RankFeatures,
 ): { score: number; explanation: RankExplanation } {
-  let logOdds = model.bias;
   const contributions = {} as Record<RankFeature, number>;
-  for (const name of RANK_FEATURES) {
-    const part = model.weights[name] * features[name];
-    contributions[name] = round(part);
-    logOdds += part;
-  }
-  return { score: 1 / (1 + Math.exp(-logOdds)), explanation: { features, contributions } };
+  for (const name of RANK_FEATURES)
+    contributions[name] = round(model.weights[name] * features[name]);
+  return {
+    score: probabilityOf(model, features),
+    explanation: { features, contributions },
+  };
 }
 
 /**
