@@ -13,6 +13,7 @@ import { registerServeCommand } from "./commands/serve-command.js";
 import { registerStatusCommand } from "./commands/status-command.js";
 import { registerStrategiesCommand } from "./commands/strategies-command.js";
 import { registerSymbolCommands } from "./commands/symbol-commands.js";
+import { registerWatchCommand } from "./commands/watch-command.js";
 
 /** Runs the CLI and returns its exit code: 0 ok, 1 failure, 2 bad usage. */
 export async function main(argv: readonly string[]): Promise<number> {
@@ -48,6 +49,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   registerProjectCommand(program, run);
   registerPlanCommand(program, run);
   registerServeCommand(program, run);
+  registerWatchCommand(program, run);
   try {
     await program.parseAsync(argv, { from: "node" });
   } catch (error) {

@@ -35,6 +35,8 @@ export interface ResolvedConfig {
   readonly storePath: string;
   readonly fieldWeights: FieldWeights;
   readonly query: { readonly budget: number; readonly format: OutputFormat };
+  /** `[watch]`: how `ctx serve` and `ctx watch` batch the changes they see. */
+  readonly watch: { readonly debounceMs: number; readonly fullRefreshPaths: number };
   readonly strategies: StrategyConfig;
   readonly contextualize: ContextualizeSettings;
   readonly embeddings: EmbeddingSettings;
@@ -87,6 +89,10 @@ export function resolveConfig(
     storePath: merged.store?.path ?? DEFAULT_STORE_PATH,
     fieldWeights: { ...DEFAULT_FIELD_WEIGHTS, ...weights },
     query: { budget: merged.query?.budget ?? 8000, format: merged.query?.format ?? "markdown" },
+    watch: {
+      debounceMs: merged.watch?.debounce_ms ?? 100,
+      fullRefreshPaths: merged.watch?.full_refresh_paths ?? 1000,
+    },
     strategies: resolveStrategyConfig(files),
     contextualize: resolveContextualizeSettings(files),
     embeddings: resolveEmbeddingSettings(files),

@@ -233,6 +233,14 @@ export const configFileSchema = z.strictObject({
       format: z.enum(OUTPUT_FORMATS).optional(),
     })
     .optional(),
+  watch: z
+    .strictObject({
+      /** Milliseconds of quiet after a change before it is indexed (default 100). */
+      debounce_ms: z.number().int().min(0).max(60_000).optional(),
+      /** More changed paths than this in one batch re-index every root (default 1000). */
+      full_refresh_paths: positiveInt.optional(),
+    })
+    .optional(),
 });
 
 export type ConfigFile = z.infer<typeof configFileSchema>;

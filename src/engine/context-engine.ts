@@ -37,6 +37,7 @@ import type {
 } from "./engine-options.js";
 import { CachedGraphSource } from "./graph-source.js";
 import { hotTier } from "./hot-files.js";
+import { scopeOf } from "./index-scope.js";
 import { findProjectRoot, indexPathFor } from "./locate-project.js";
 import { openIndex } from "./open-index.js";
 import { type PinnedFile, pinnedFiles } from "./pinned-files.js";
@@ -155,6 +156,7 @@ export class ContextEngine {
       : await coveredRoots(this.store, this.root);
     const choice = this.embedderChoice(options.embedder);
     const written = this.config.graph ? new WrittenGraphs() : null;
+    const scope = options.only ? scopeOf(roots, options.only) : undefined;
     const report = await runIndex(roots, this.store, this.config, this.counter, {
       recordedRoots: !named,
       choice: this.generatorChoice(options.contextualize),
@@ -166,6 +168,7 @@ export class ContextEngine {
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
       ...(written ? { onWritten: (documents) => written.add(documents) } : {}),
+      ...(scope ? { scope } : {}),
     });
     const wrote = report.added + report.changed + report.removed > 0;
     if (this.config.graph && wrote && !options.dryRun && !options.signal?.aborted) {
@@ -190,6 +193,22 @@ export class ContextEngine {
    */
   refresh(options: IndexOptions = {}): Promise<IndexRunReport> {
     this.running ??= this.index(undefined, options).finally(() => {
+      this.running = null;
+    });
+    return this.running;
+  }
+
+  /**
+   * Re-indexes only these absolute paths (files or folders that changed, came or
+   * went), after any refresh already running: a watcher's batch of changes.
+   */
+  async refreshPaths(
+    paths: readonly string[],
+    options: Omit<IndexOptions, "only"> = {},
+  ): Promise<IndexRunReport> {
+    // A running refresh may have passed these files already: wait, then run our own.
+    while (this.running) await this.running.catch(() => undefined);
+    this.running = this.index(undefined, { ...options, only: paths }).finally(() => {
       this.running = null;
     });
     return this.running;

@@ -35,6 +35,11 @@ export interface IndexOptions {
   readonly dryRun?: boolean;
   readonly onProgress?: (progress: IndexProgress | ContextualizeProgress | EmbedProgress) => void;
   readonly signal?: AbortSignal;
+  /**
+   * Only these absolute paths (files or folders, changed, added or deleted) of
+   * the covered roots, without listing the rest: what a watcher saw change.
+   */
+  readonly only?: readonly string[];
 }
 
 export interface QueryOptions {

@@ -32,6 +32,8 @@ export interface IndexProjectOptions {
   /** The roots are those the index covers: a missing one is reported, not an error. */
   readonly recordedRoots?: boolean;
   readonly onWritten?: (documents: readonly DocumentToStore[]) => void;
+  /** Only these relative paths of each root (a watcher's changes). */
+  readonly scope?: ReadonlyMap<string, readonly string[]>;
 }
 
 /** Indexes roots with the configured limits, in worker threads when the run is large. */
@@ -77,5 +79,6 @@ export function indexProject(
     ...(options.signal ? { signal: options.signal } : {}),
     recordedRoots: options.recordedRoots ?? false,
     ...(options.onWritten ? { onWritten: options.onWritten } : {}),
+    ...(options.scope ? { scope: options.scope } : {}),
   });
 }

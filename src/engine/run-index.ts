@@ -47,6 +47,11 @@ export interface IndexRunOptions {
   readonly recordedRoots?: boolean;
   /** Told of each batch of documents once it is written. */
   readonly onWritten?: (documents: readonly DocumentToStore[]) => void;
+  /**
+   * Only these relative paths of each root (a watcher's changes): no full listing,
+   * and no history read (a watcher refreshes fully when HEAD moves).
+   */
+  readonly scope?: ReadonlyMap<string, readonly string[]>;
 }
 
 /** What `ctx index` did: files, then contexts (or, in a dry run, what contexts would cost). */
@@ -135,6 +140,8 @@ export async function runIndex(
   const empty = (await store.listResources()).length === 0;
   if (empty) await store.setMeta("ingest_version", ingest);
   const force = !empty && (await store.getMeta("ingest_version")) !== ingest;
+  // Stale chunking rules call for every file, not only the changed ones.
+  const scope = force ? undefined : options.scope;
   const files = await indexProject(roots, store, config, counter, {
     contexts: options.choice.name === "none" ? "none" : "structural",
     force,
@@ -143,11 +150,14 @@ export async function runIndex(
     ...(options.signal ? { signal: options.signal } : {}),
     recordedRoots: options.recordedRoots ?? false,
     ...(options.onWritten ? { onWritten: options.onWritten } : {}),
+    ...(scope ? { scope } : {}),
   });
   await store.setMeta("ingest_version", ingest);
-  const history = await ingestHistories(store, files.resources, config.history, {
-    ...(options.signal ? { signal: options.signal } : {}),
-  });
+  const history = scope
+    ? []
+    : await ingestHistories(store, files.resources, config.history, {
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
   const usage = new UsageMeter();
   const generator = await createGenerator(
     options.choice,

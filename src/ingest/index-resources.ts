@@ -52,6 +52,12 @@ export interface IndexOptions {
   readonly recordedRoots?: boolean;
   /** Told of each batch of documents once it is written. */
   readonly onWritten?: (documents: readonly DocumentToStore[]) => void;
+  /**
+   * Only these paths (relative, files or folders) of each root, keyed by the root
+   * as given: a watcher's changes, indexed without listing every file. Roots
+   * without an entry are left alone.
+   */
+  readonly scope?: ReadonlyMap<string, readonly string[]>;
 }
 
 /**
@@ -126,6 +132,8 @@ export async function indexResources(
   const missingRoots: string[] = [];
   for (const root of roots) {
     options.signal?.throwIfAborted();
+    const scope = options.scope?.get(root);
+    if (options.scope && !scope) continue;
     const realRoot = await resolveRoot(root).catch((error: unknown) => {
       if (options.recordedRoots && error instanceof PathNotFoundError) return null;
       throw error;
@@ -135,12 +143,14 @@ export async function indexResources(
       continue;
     }
     options.onProgress?.({ phase: "discover", root: realRoot });
-    const discovery = await discoverFiles(realRoot, options.limits);
+    const discovery = await discoverFiles(realRoot, options.limits, scope);
     const resource = await options.store.ensureResource(realRoot, discovery.kind);
     resources.push({ id: resource.id, root: realRoot, kind: discovery.kind });
     const runSkipped = { ...discovery.skipped };
-    await indexFiles(resource.id, realRoot, discovery.files, runSkipped, counts, options);
-    await options.store.recordRun(resource.id, runSkipped, new Date().toISOString());
+    const inScope = scope ? scopeTest(scope) : () => true;
+    await indexFiles(resource.id, realRoot, discovery.files, runSkipped, counts, options, inScope);
+    // A scoped run saw a few paths: the last full run's counts of skipped files stay.
+    if (!scope) await options.store.recordRun(resource.id, runSkipped, new Date().toISOString());
     addSkips(skipped, runSkipped);
   }
   await (options.compact ?? (() => options.store.compact(documentSearchTexts)))();
@@ -160,9 +170,14 @@ async function indexFiles(
   skipped: SkipCounts,
   counts: Counts,
   options: IndexOptions,
+  inScope: (relPath: string) => boolean,
 ): Promise<void> {
   const { store } = options;
-  const known = new Map((await store.listDocuments(resourceId)).map((doc) => [doc.path, doc]));
+  const known = new Map(
+    (await store.listDocuments(resourceId))
+      .filter((doc) => inScope(doc.path))
+      .map((doc) => [doc.path, doc]),
+  );
   const toRead: { file: FileCandidate; previous: DocumentState | undefined }[] = [];
   for (const file of files) {
     const previous = known.get(file.relPath);
@@ -272,6 +287,18 @@ async function apply(
       if (previous) counts.changed++;
       else counts.added++;
   }
+}
+
+/** True for a path that is one of the scope's paths or lies under one of its folders. */
+function scopeTest(scope: readonly string[]): (relPath: string) => boolean {
+  const named = new Set(scope);
+  return (relPath) => {
+    if (named.has(relPath)) return true;
+    for (let slash = relPath.indexOf("/"); slash > 0; slash = relPath.indexOf("/", slash + 1)) {
+      if (named.has(relPath.slice(0, slash))) return true;
+    }
+    return false;
+  };
 }
 
 async function resolveRoot(root: string): Promise<string> {

@@ -1,11 +1,14 @@
 import type { Command } from "commander";
 import { UsageError } from "../../core/errors.js";
+import { startWatching, untilSignal } from "../watching.js";
 import { dbOption, withEngine } from "../with-engine.js";
 
 interface ServeFlags {
   http?: string;
   db?: string;
   refresh: boolean;
+  watch: boolean;
+  verbose?: boolean;
 }
 
 /** `host:port`, `[v6]:port` or a port alone (on 127.0.0.1). */
@@ -32,6 +35,8 @@ export function registerServeCommand(
       "serve MCP over Streamable HTTP (loopback unless CTX_MCP_TOKEN is set)",
     )
     .option("--no-refresh", "do not refresh the index when the server starts")
+    .option("--no-watch", "do not watch the project's files (refresh on request only)")
+    .option("--verbose", "say on stderr what the watcher indexed")
     .option("--db <file>", "index file (default: .ctx/index.db in the project)")
     .action((flags: ServeFlags) =>
       run(() =>
@@ -45,23 +50,28 @@ export function registerServeCommand(
               );
             });
           }
-          if (!listen) {
-            const { serveStdio } = await import("../../mcp/serve-stdio.js");
-            await serveStdio(engine);
+          // Saved files are indexed as they change; the server answers meanwhile.
+          const watching = flags.watch ? startWatching(engine, flags.verbose ?? false) : null;
+          const signal = untilSignal();
+          try {
+            if (!listen) {
+              const { serveStdio } = await import("../../mcp/serve-stdio.js");
+              await serveStdio(engine, signal.stopped);
+              return 0;
+            }
+            const { serveHttp } = await import("../../mcp/serve-http.js");
+            const server = await serveHttp(engine, {
+              ...listen,
+              token: process.env.CTX_MCP_TOKEN || undefined,
+            });
+            process.stderr.write(`ctx: serving ${engine.root} over MCP at ${server.url}\n`);
+            await signal.stopped;
+            await server.close();
             return 0;
+          } finally {
+            signal.dispose();
+            await (await watching)?.close();
           }
-          const { serveHttp } = await import("../../mcp/serve-http.js");
-          const server = await serveHttp(engine, {
-            ...listen,
-            token: process.env.CTX_MCP_TOKEN || undefined,
-          });
-          process.stderr.write(`ctx: serving ${engine.root} over MCP at ${server.url}\n`);
-          await new Promise<void>((resolve) => {
-            process.once("SIGINT", resolve);
-            process.once("SIGTERM", resolve);
-          });
-          await server.close();
-          return 0;
         }),
       ),
     );

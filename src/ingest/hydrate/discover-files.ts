@@ -40,12 +40,17 @@ export interface Discovery {
  * checkout, a .gitignore-honouring walk otherwise; then drops skipped folders,
  * `.ctxignore` matches, binary extensions, links out of the root, non-files and
  * files over the limits, counting each under its reason. Binary content is
- * detected later, when a file is read.
+ * detected later, when a file is read. With a `scope` (paths relative to the
+ * root, files or folders), only what lies there is listed: a watcher's changes.
  */
-export async function discoverFiles(root: string, limits: HydrationLimits): Promise<Discovery> {
+export async function discoverFiles(
+  root: string,
+  limits: HydrationLimits,
+  scope?: readonly string[],
+): Promise<Discovery> {
   const skipped = emptySkipCounts();
   const extraSkips = new Set(limits.skipDirectories);
-  const git = await listGitFiles(root);
+  const git = await listGitFiles(root, scope);
   let kind: ResourceKind;
   let listed: string[];
   if (git) {
@@ -55,7 +60,11 @@ export async function discoverFiles(root: string, limits: HydrationLimits): Prom
     skipped.unreadable += git.unnamable;
   } else {
     kind = "folder";
-    const walk = walkFiles(root, (name) => SKIPPED_DIRECTORIES.has(name) || extraSkips.has(name));
+    const walk = walkFiles(
+      root,
+      (name) => SKIPPED_DIRECTORIES.has(name) || extraSkips.has(name),
+      scope,
+    );
     listed = walk.files;
     skipped.ignored += walk.ignored;
     skipped.unreadable += walk.unreadable;

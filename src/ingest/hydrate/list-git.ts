@@ -22,23 +22,41 @@ export interface GitListing {
  * Lists a git checkout's files the way git sees them. Returns null when the root
  * is not inside a git work tree or git cannot run, so the caller can walk instead.
  */
-export async function listGitFiles(root: string): Promise<GitListing | null> {
+export async function listGitFiles(
+  root: string,
+  scope?: readonly string[],
+): Promise<GitListing | null> {
+  // Literal pathspecs: a changed file's name may hold `*` or `:`; a folder names all below it.
+  const only = scope ? ["--", ...scope.map((path) => `:(literal)${path}`)] : [];
   try {
     // Tracked files, with those of checked-out submodules (git lists only tracked
     // ones there), then untracked files that are not ignored.
-    const tracked = await git(root, ["ls-files", "--cached", "--recurse-submodules", "-z"]).catch(
-      () => git(root, ["ls-files", "--cached", "-z"]),
-    );
-    const untracked = await git(root, ["ls-files", "--others", "--exclude-standard", "-z"]);
-    const ignored = await git(root, [
+    const tracked = await git(root, [
+      "ls-files",
+      "--cached",
+      "--recurse-submodules",
+      "-z",
+      ...only,
+    ]).catch(() => git(root, ["ls-files", "--cached", "-z", ...only]));
+    const untracked = await git(root, [
       "ls-files",
       "--others",
-      "--ignored",
       "--exclude-standard",
-      "--directory",
-      "--no-empty-directory",
       "-z",
+      ...only,
     ]);
+    // A scoped listing (a few changed paths) does not recount what the last full run counted.
+    const ignored = scope
+      ? Buffer.alloc(0)
+      : await git(root, [
+          "ls-files",
+          "--others",
+          "--ignored",
+          "--exclude-standard",
+          "--directory",
+          "--no-empty-directory",
+          "-z",
+        ]);
     // --cached lists a file once per merge stage during a conflict.
     const names = [...splitNulBytes(tracked), ...splitNulBytes(untracked)];
     const files = [

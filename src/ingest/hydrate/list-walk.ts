@@ -1,5 +1,5 @@
 import { isUtf8 } from "node:buffer";
-import { type Dirent, readdirSync, readFileSync } from "node:fs";
+import { type Dirent, lstatSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import ignore, { type Ignore } from "ignore";
 
@@ -15,7 +15,7 @@ export interface WalkListing {
   readonly unreadable: number;
 }
 
-interface IgnoreLevel {
+export interface IgnoreLevel {
   /** Folder of the .gitignore, relative to the root, "" for the root. */
   readonly base: string;
   readonly rules: Ignore;
@@ -26,7 +26,11 @@ interface IgnoreLevel {
  * way down as git would (rules are relative to the folder that holds them).
  * Skipped directories are not entered; symbolic links are listed, not followed.
  */
-export function walkFiles(root: string, skipDirectory: (name: string) => boolean): WalkListing {
+export function walkFiles(
+  root: string,
+  skipDirectory: (name: string) => boolean,
+  scope?: readonly string[],
+): WalkListing {
   const files: string[] = [];
   let ignored = 0;
   let unreadable = 0;
@@ -60,11 +64,56 @@ export function walkFiles(root: string, skipDirectory: (name: string) => boolean
       else files.push(relPath);
     }
   };
-  visit("", []);
-  return { files, ignored, unreadable };
+  if (!scope) {
+    visit("", []);
+    return { files, ignored, unreadable };
+  }
+  // Only the named paths (files or folders), judged by the rules of the folders above them.
+  const listed = new Set<string>();
+  for (const relPath of scope) {
+    const levels = levelsAbove(root, relPath, skipDirectory);
+    if (levels === null) continue;
+    let isDirectory: boolean;
+    try {
+      isDirectory = lstatSync(join(root, relPath)).isDirectory();
+    } catch {
+      continue; // gone: nothing to list
+    }
+    if (isDirectory && (relPath === ".ctx" || skipDirectory(relPath.split("/").at(-1) ?? "")))
+      continue;
+    if (isIgnored(levels, relPath, isDirectory)) continue;
+    if (isDirectory) visit(relPath, levels);
+    else if (!listed.has(relPath)) files.push(relPath);
+    listed.add(relPath);
+  }
+  return { files: [...new Set(files)], ignored, unreadable };
 }
 
-function readGitignore(root: string, relDir: string): IgnoreLevel | null {
+/**
+ * The .gitignore rules that apply inside the folder holding `relPath`, or null
+ * when a folder on the way is skipped or ignored (so nothing below it is listed).
+ */
+function levelsAbove(
+  root: string,
+  relPath: string,
+  skipDirectory: (name: string) => boolean,
+): IgnoreLevel[] | null {
+  const segments = relPath.split("/");
+  const levels: IgnoreLevel[] = [];
+  let relDir = "";
+  for (let i = 0; i < segments.length - 1; i++) {
+    const own = readGitignore(root, relDir);
+    if (own) levels.push(own);
+    const name = segments[i] as string;
+    relDir = relDir === "" ? name : `${relDir}/${name}`;
+    if (relDir === ".ctx" || skipDirectory(name) || isIgnored(levels, relDir, true)) return null;
+  }
+  const own = readGitignore(root, relDir);
+  if (own) levels.push(own);
+  return levels;
+}
+
+export function readGitignore(root: string, relDir: string): IgnoreLevel | null {
   let text: string;
   try {
     text = readFileSync(join(root, relDir, ".gitignore"), "utf8");
@@ -74,7 +123,11 @@ function readGitignore(root: string, relDir: string): IgnoreLevel | null {
   return { base: relDir, rules: ignore().add(text) };
 }
 
-function isIgnored(levels: readonly IgnoreLevel[], relPath: string, isDirectory: boolean): boolean {
+export function isIgnored(
+  levels: readonly IgnoreLevel[],
+  relPath: string,
+  isDirectory: boolean,
+): boolean {
   // Deeper files decide last, as in git: a nested "!keep" re-includes what a parent ignored.
   let verdict = false;
   for (const level of levels) {
