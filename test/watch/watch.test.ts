@@ -218,8 +218,9 @@ describe("ctx watch", () => {
     writeFiles(project, { "c.md": "# Gamma\n" });
     await eventually(
       async () => stderr(),
-      (text) => /indexed 1 changed path/.test(text),
+      (text) => /changed path\(s\): 1 added/.test(text),
     );
+    expect(stderr()).toMatch(/changed path\(s\): 1 added/);
     expect(child.exitCode).toBeNull();
 
     child.kill("SIGTERM");
