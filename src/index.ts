@@ -69,3 +69,8 @@ export {
 export { indexTerms, queryTerms } from "./text/code-tokenizer.js";
 export { estimateCounter } from "./tokens/estimate-counter.js";
 export { o200kCounter } from "./tokens/o200k-counter.js";
+export {
+  ProjectWatcher,
+  type WatchOptions,
+  type WatchReport,
+} from "./watch/project-watcher.js";

@@ -174,7 +174,8 @@ export class ContextEngine {
     if (this.config.graph && wrote && !options.dryRun && !options.signal?.aborted) {
       // Built now and kept in the index, the graph is ready for the next map or query
       // in any process, instead of the first of them paying for the build.
-      await this.graph.load(written?.known());
+      // A watcher's batch keeps the graph in the index later, once changes settle.
+      await this.graph.load(written?.known(), scope !== undefined);
     }
     return report;
   }
@@ -368,6 +369,7 @@ export class ContextEngine {
   }
 
   async close(): Promise<void> {
+    await this.graph.saveUnsaved();
     await this.store.close();
   }
 

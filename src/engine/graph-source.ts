@@ -19,6 +19,13 @@ const MAX_UPDATED_SHARE = 0.2;
 /** A handful of files is always quicker to update, whatever their share. */
 const ALWAYS_UPDATED_FILES = 50;
 
+/**
+ * How long a build made for a watcher's batch waits before it is kept in the
+ * index: serializing and writing the graph of a large project costs a few
+ * hundred ms, which every saved file would otherwise pay before it is searchable.
+ */
+const DEFERRED_SAVE_MS = 5000;
+
 interface BuiltGraph {
   readonly generation: string;
   readonly graph: CodeGraph;
@@ -34,15 +41,19 @@ interface BuiltGraph {
  */
 export class CachedGraphSource implements GraphSource {
   private cached: { generation: string; built: Promise<BuiltGraph> } | null = null;
+  private unsaved: { built: BuiltGraph; timer: NodeJS.Timeout } | null = null;
 
   constructor(private readonly store: Store) {}
 
-  /** `known`: rows the caller just wrote, which a full build need not read back. */
-  async load(known?: KnownGraphFiles): Promise<LoadedGraph> {
+  /**
+   * `known`: rows the caller just wrote, which a full build need not read back.
+   * `saveLater`: keep the build in the index only after a quiet spell (a watcher's batch).
+   */
+  async load(known?: KnownGraphFiles, saveLater = false): Promise<LoadedGraph> {
     const generation = await this.store.graphGeneration();
     if (this.cached?.generation !== generation) {
       const previous = this.cached?.built.catch(() => null) ?? Promise.resolve(null);
-      const built = previous.then((base) => this.read(generation, base, known));
+      const built = previous.then((base) => this.read(generation, base, known, saveLater));
       built.catch(() => {
         if (this.cached?.built === built) this.cached = null;
       });
@@ -55,6 +66,7 @@ export class CachedGraphSource implements GraphSource {
     generation: string,
     inMemory: BuiltGraph | null,
     known?: KnownGraphFiles,
+    saveLater = false,
   ): Promise<BuiltGraph> {
     let base = inMemory;
     if (!base) {
@@ -67,6 +79,28 @@ export class CachedGraphSource implements GraphSource {
       }
     }
     const built = (base ? await this.update(base) : null) ?? (await this.build(known));
+    if (this.unsaved) clearTimeout(this.unsaved.timer);
+    this.unsaved = null;
+    if (!saveLater) {
+      await this.save(built);
+      return built;
+    }
+    const timer = setTimeout(() => void this.saveUnsaved(), DEFERRED_SAVE_MS);
+    timer.unref();
+    this.unsaved = { built, timer };
+    return built;
+  }
+
+  /** Keeps a build that waits to be kept now (before the index closes). */
+  async saveUnsaved(): Promise<void> {
+    const unsaved = this.unsaved;
+    if (!unsaved) return;
+    clearTimeout(unsaved.timer);
+    this.unsaved = null;
+    await this.save(unsaved.built);
+  }
+
+  private async save(built: BuiltGraph): Promise<void> {
     // Keeping it is only a saving: a read-only or busy index answers all the same.
     await this.store
       .setMeta(
@@ -74,7 +108,6 @@ export class CachedGraphSource implements GraphSource {
         serializeGraph(built.generation, built.graph, built.graph.centrality),
       )
       .catch(() => undefined);
-    return built;
   }
 
   private async build(known?: KnownGraphFiles): Promise<BuiltGraph> {

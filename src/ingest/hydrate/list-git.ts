@@ -31,32 +31,25 @@ export async function listGitFiles(
   try {
     // Tracked files, with those of checked-out submodules (git lists only tracked
     // ones there), then untracked files that are not ignored.
-    const tracked = await git(root, [
-      "ls-files",
-      "--cached",
-      "--recurse-submodules",
-      "-z",
-      ...only,
-    ]).catch(() => git(root, ["ls-files", "--cached", "-z", ...only]));
-    const untracked = await git(root, [
-      "ls-files",
-      "--others",
-      "--exclude-standard",
-      "-z",
-      ...only,
+    // The three listings are independent: run at once, they cost one git start, not three.
+    const [tracked, untracked, ignored] = await Promise.all([
+      git(root, ["ls-files", "--cached", "--recurse-submodules", "-z", ...only]).catch(() =>
+        git(root, ["ls-files", "--cached", "-z", ...only]),
+      ),
+      git(root, ["ls-files", "--others", "--exclude-standard", "-z", ...only]),
+      // A scoped listing (a few changed paths) does not recount what the last full run counted.
+      scope
+        ? Buffer.alloc(0)
+        : git(root, [
+            "ls-files",
+            "--others",
+            "--ignored",
+            "--exclude-standard",
+            "--directory",
+            "--no-empty-directory",
+            "-z",
+          ]),
     ]);
-    // A scoped listing (a few changed paths) does not recount what the last full run counted.
-    const ignored = scope
-      ? Buffer.alloc(0)
-      : await git(root, [
-          "ls-files",
-          "--others",
-          "--ignored",
-          "--exclude-standard",
-          "--directory",
-          "--no-empty-directory",
-          "-z",
-        ]);
     // --cached lists a file once per merge stage during a conflict.
     const names = [...splitNulBytes(tracked), ...splitNulBytes(untracked)];
     const files = [
