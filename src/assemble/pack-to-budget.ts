@@ -40,6 +40,12 @@ export interface PackResult {
   readonly dropped: number;
   /** Candidates shown at a lower detail depth (signature or outline) to fit. */
   readonly reduced: number;
+  /**
+   * The depth each candidate that made it in is shown at, by candidate id (one
+   * merged with a neighbour of its file counts as in); a candidate not here was
+   * left out for lack of budget.
+   */
+  readonly placed: ReadonlyMap<string, DetailDepth>;
 }
 
 const DEPTHS: readonly DetailDepth[] = ["full", "signature", "outline"];
@@ -76,6 +82,7 @@ export function packToBudget(
   let packedCost = frame;
   let reduced = 0;
   const spentBy = new Map<string, number>();
+  const placed = new Map<string, { depth: DetailDepth; candidate: ContextFragment }>();
 
   /** Adds the candidate at the richest of `depths` that fits both the limit and `share`. */
   const tryAdd = (
@@ -111,6 +118,7 @@ export function packToBudget(
       packedCost = total;
       spentBy.set(candidate.strategy, spent + cost);
       if (depth !== "full") reduced++;
+      placed.set(candidate.id, { depth, candidate });
       return true;
     }
     return false;
@@ -141,9 +149,12 @@ export function packToBudget(
   for (;;) {
     const { output, tokensUsed } = renderCounted(renderer, task, budget, packed, count);
     if (tokensUsed <= limit || packed.length === 0) {
-      return { fragments: packed, output, tokensUsed, dropped, reduced };
+      const depths = new Map([...placed].map(([id, { depth }]) => [id, depth]));
+      return { fragments: packed, output, tokensUsed, dropped, reduced, placed: depths };
     }
     // Block counts add up to a little less than the whole in rare cases: drop the last.
+    const last = packed.at(-1) as ContextFragment;
+    for (const [id, { candidate }] of placed) if (covers(last, candidate)) placed.delete(id);
     packed = packed.slice(0, -1);
     dropped++;
   }
@@ -156,6 +167,14 @@ interface PackedGroup {
   readonly merged: readonly ContextFragment[];
   /** Tokens of the merged blocks, separators included. */
   readonly cost: number;
+}
+
+/** Whether a shown fragment (perhaps merged from several) holds the candidate. */
+function covers(shown: ContextFragment, candidate: ContextFragment): boolean {
+  if (mergeKey(shown) !== mergeKey(candidate)) return false;
+  const [outer, inner] = [shown.source, candidate.source];
+  if (outer.kind !== "file" || inner.kind !== "file") return shown.id === candidate.id;
+  return inner.startLine >= outer.startLine && inner.endLine <= outer.endLine;
 }
 
 /** Fragments of one file share this key (and may merge); any other fragment has its own. */

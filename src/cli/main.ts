@@ -8,6 +8,7 @@ import { registerMapCommand } from "./commands/map-command.js";
 import { registerPlanCommand } from "./commands/plan-command.js";
 import { registerProjectCommand } from "./commands/project-command.js";
 import { registerQueryCommand } from "./commands/query-command.js";
+import { registerReportCommand } from "./commands/report-command.js";
 import { registerSearchCommand } from "./commands/search-command.js";
 import { registerServeCommand } from "./commands/serve-command.js";
 import { registerStatusCommand } from "./commands/status-command.js";
@@ -40,6 +41,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     });
   registerIndexCommand(program, run);
   registerQueryCommand(program, run);
+  registerReportCommand(program, run);
   registerSearchCommand(program, run);
   registerSymbolCommands(program, run);
   registerMapCommand(program, run);

@@ -128,4 +128,10 @@ export interface ContextStrategyResult {
   readonly executionTimeMs: number;
   readonly errors: readonly string[];
   readonly stats: Readonly<Record<string, number | string>>;
+  /** Fragments it returned that the executor did not keep, and why. */
+  readonly leftOut?: readonly {
+    readonly fragment: ContextFragment;
+    /** Past `max_fragments`, or past the request's whole budget. */
+    readonly reason: "below-cut" | "over-budget";
+  }[];
 }

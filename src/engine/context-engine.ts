@@ -45,6 +45,8 @@ import { coveredRoots, forgetRoot } from "./project-roots.js";
 import { enabledStrategiesOf, setProjectStrategies } from "./project-strategies.js";
 import { type FragmentAddress, type FragmentText, readFragment } from "./read-fragment.js";
 import { RecentRequests } from "./recent-requests.js";
+import { RequestLog, type RequestRecord } from "./request-log.js";
+import { traceCandidates } from "./request-trace.js";
 import { type IndexRunReport, runIndex } from "./run-index.js";
 import { sharedSearches } from "./shared-searches.js";
 import { measureStaleness, type Staleness } from "./staleness.js";
@@ -69,7 +71,9 @@ export type {
  */
 export class ContextEngine {
   readonly counter: TokenCounter;
-  private readonly recent = new RecentRequests<Omit<QueryResult, "requestId" | "output">>();
+  private readonly recent = new RecentRequests<RequestRecord>();
+  /** Requests kept beside the index file, for `ctx report` in another process. */
+  private readonly requestLog: RequestLog | null;
   private running: Promise<IndexRunReport> | null = null;
   private readonly embedders = new Map<string, Promise<Embedder | null>>();
   private reranker: Reranker | null | undefined;
@@ -96,6 +100,7 @@ export class ContextEngine {
     private readonly storeFile: string | null,
   ) {
     this.counter = counter;
+    this.requestLog = storeFile ? new RequestLog(storeFile) : null;
     this.graph = new CachedGraphSource(store);
     this.plans = new ProjectPlans(store, project);
   }
@@ -257,7 +262,7 @@ export class ContextEngine {
     else if (plan && !enabled.includes(PLAN_STRATEGY)) enabled = [...enabled, PLAN_STRATEGY];
     const resources = await this.store.listResources();
     const hot = hotTier(resources, this.config.tiers, this.queryCounter, limit, options.paths);
-    const { candidates, allocation, runs } = await this.pipeline.run(
+    const pipelineOutput = await this.pipeline.run(
       {
         task: options.task,
         budget: limit - hot.need,
@@ -269,21 +274,20 @@ export class ContextEngine {
       enabled,
       { ...(options.signal ? { signal: options.signal } : {}), ...(plan ? { plan } : {}) },
     );
+    const { candidates, allocation, runs } = pipelineOutput;
     const showId = fragmentIdShower(resources.map((resource) => resource.id));
-    const packed = packToBudget(
-      [...hot.fragments, ...candidates].map((candidate) => ({
-        ...candidate,
-        id: showId(candidate.id),
-      })),
-      {
-        task: options.task,
-        budget: options.budget,
-        limit,
-        renderer: rendererFor(format, { explain: options.explain ?? false, runs }),
-        counter: this.queryCounter,
-        allocation: hot.withShare(allocation),
-      },
-    );
+    const offered = [...hot.fragments, ...candidates].map((candidate) => ({
+      ...candidate,
+      id: showId(candidate.id),
+    }));
+    const packed = packToBudget(offered, {
+      task: options.task,
+      budget: options.budget,
+      limit,
+      renderer: rendererFor(format, { explain: options.explain ?? false, runs }),
+      counter: this.queryCounter,
+      allocation: hot.withShare(allocation),
+    });
     const result = {
       ...packed,
       task: options.task,
@@ -291,9 +295,14 @@ export class ContextEngine {
       format,
       candidates: candidates.length,
       provenance: contributions(runs, packed.fragments),
+      trace: traceCandidates(offered, pipelineOutput, packed, showId, (name) =>
+        this.config.strategies.settingsFor(name),
+      ),
+      createdAt: new Date().toISOString(),
     };
-    const { output: _output, ...record } = result;
-    return { ...result, requestId: this.recent.add(record) };
+    const requestId = this.recent.add(result);
+    await this.requestLog?.write(requestId, result);
+    return { ...result, requestId };
   }
 
   /** Fragment ids as outputs show them: without the resource while the index has one root. */
@@ -302,11 +311,13 @@ export class ContextEngine {
     return fragmentIdShower(resources.map((resource) => resource.id));
   }
 
-  /** What the last request (or the one with this id) did: strategies, budgets, fragments. */
-  explainRequest(
-    requestId?: string,
-  ): { id: string; record: Omit<QueryResult, "requestId" | "output"> } | null {
-    return this.recent.get(requestId);
+  /**
+   * What the last request (or the one with this id) did: strategies, budgets,
+   * every candidate and the output. Requests of other processes on the same
+   * index (`ctx query`, a server) are found in its request log.
+   */
+  async explainRequest(requestId?: string): Promise<{ id: string; record: RequestRecord } | null> {
+    return this.recent.get(requestId) ?? (await this.requestLog?.read(requestId)) ?? null;
   }
 
   /** The current text of a fragment or file range, read from disk inside the project's roots. */

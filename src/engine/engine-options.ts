@@ -6,6 +6,7 @@ import type { ContextStrategy } from "../core/strategy.js";
 import type { EmbedProgress } from "../embed/embed-index.js";
 import type { IndexProgress } from "../ingest/index-resources.js";
 import type { StrategyRun } from "../strategies/provenance.js";
+import type { CandidateTrace } from "./request-trace.js";
 
 export interface OpenOptions {
   /** A folder inside the project (default: the working folder). */
@@ -77,6 +78,10 @@ export interface QueryResult extends PackResult {
   readonly format: OutputFormat;
   readonly candidates: number;
   readonly provenance: readonly StrategyContribution[];
+  /** Every candidate fragment and what became of it (in, or why not). */
+  readonly trace: readonly CandidateTrace[];
+  /** When the request was answered, ISO 8601. */
+  readonly createdAt: string;
 }
 
 /** Which strategies run for a project, and where that list comes from. */

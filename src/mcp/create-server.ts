@@ -11,6 +11,7 @@ import { describeRun } from "../assemble/renderers.js";
 import { fileFragmentId } from "../core/fragment-id.js";
 import type { ContextEngine } from "../engine/context-engine.js";
 import { VERSION } from "../version.js";
+import { registerExplainTool } from "./explain-tool.js";
 import { registerGraphTools } from "./graph-tools.js";
 import { MCP_LIMITS } from "./limits.js";
 import { registerPlanTools } from "./plan-tools.js";
@@ -201,51 +202,7 @@ export async function createMcpServer(engine: ContextEngine): Promise<McpServer>
       }),
   );
 
-  server.registerTool(
-    "explain",
-    {
-      title: "Explain a request",
-      description:
-        "Why get_context chose what it did: strategies, their confidence, budgets, timings, errors, and each fragment with its strategy and score. Defaults to the last request.",
-      inputSchema: {
-        request_id: z
-          .string()
-          .max(100)
-          .optional()
-          .describe("A request id from get_context (default: the last one)."),
-      },
-      annotations: { readOnlyHint: true, openWorldHint: false },
-    },
-    (args) =>
-      guarded(async () => {
-        const found = engine.explainRequest(args.request_id);
-        if (!found)
-          return text(
-            args.request_id
-              ? `no request ${args.request_id} in this session`
-              : "no request yet in this session",
-          );
-        const { record } = found;
-        return json({
-          requestId: found.id,
-          task: record.task,
-          budget: record.budget,
-          tokensUsed: record.tokensUsed,
-          candidates: record.candidates,
-          dropped: record.dropped,
-          reduced: record.reduced,
-          strategies: record.provenance,
-          fragments: record.fragments.map((fragment) => ({
-            id: fragment.id,
-            strategy: fragment.strategy,
-            score: fragment.score,
-            tokens: fragment.tokens,
-            detailDepth: fragment.detailDepth,
-            ...(fragment.context ? { context: fragment.context } : {}),
-          })),
-        });
-      }),
-  );
+  registerExplainTool(server, engine, guarded);
 
   server.registerTool(
     "index_status",

@@ -113,6 +113,7 @@ async function runOne(
     tokensUsed: kept.fragments.reduce((sum, fragment) => sum + fragment.tokens, 0),
     executionTimeMs: Math.round((performance.now() - started) * 100) / 100,
     errors,
+    leftOut: kept.leftOut,
     // Failed: nothing usable came back (threw, timed out, not an array, all malformed).
     stats: {
       malformed,
@@ -127,19 +128,27 @@ function capFragments(
   fragments: readonly ContextFragment[],
   max: number,
   budget: number,
-): { fragments: ContextFragment[]; overBudget: number } {
+): {
+  fragments: ContextFragment[];
+  overBudget: number;
+  leftOut: { fragment: ContextFragment; reason: "below-cut" | "over-budget" }[];
+} {
   const kept: ContextFragment[] = [];
+  const leftOut: { fragment: ContextFragment; reason: "below-cut" | "over-budget" }[] = fragments
+    .slice(max)
+    .map((fragment) => ({ fragment, reason: "below-cut" }));
   let tokens = 0;
   let overBudget = 0;
   for (const fragment of fragments.slice(0, max)) {
     if (tokens + fragment.tokens > budget) {
       overBudget++;
+      leftOut.push({ fragment, reason: "over-budget" });
       continue;
     }
     tokens += fragment.tokens;
     kept.push(fragment);
   }
-  return { fragments: kept, overBudget };
+  return { fragments: kept, overBudget, leftOut };
 }
 
 function abortion(signal: AbortSignal): Promise<never> {

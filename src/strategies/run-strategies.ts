@@ -46,6 +46,8 @@ export interface PipelineOutput {
   readonly results: readonly ContextStrategyResult[];
   /** One entry per enabled strategy (and the fallback, if it ran), in that order. */
   readonly runs: readonly StrategyRun[];
+  /** Copies removed as duplicates (same id or same content), with the id of the copy kept. */
+  readonly duplicates: readonly { readonly fragment: ContextFragment; readonly of: string }[];
 }
 
 /**
@@ -100,9 +102,10 @@ export async function runStrategies(
   const facts = taskFacts(request.task, request.budget);
   const model = activeRankingModel();
   const learned = (fragment: ContextFragment) => rankedByModel(fragment, model, facts);
-  const candidates = rescoreByPath(combine(results, weights, learned), request.task).sort(byScore);
+  const combined = combine(results, weights, learned);
+  const candidates = rescoreByPath(combined.fragments, request.task).sort(byScore);
   const runs = describeRuns(selected, skipped, results, allocation, options);
-  return { candidates, allocation, results, runs };
+  return { candidates, allocation, results, runs, duplicates: combined.duplicates };
 }
 
 /**
@@ -116,7 +119,11 @@ function combine(
   results: readonly ContextStrategyResult[],
   weights: ReadonlyMap<string, number>,
   learned: (fragment: ContextFragment) => ContextFragment,
-): ContextFragment[] {
+): {
+  fragments: ContextFragment[];
+  duplicates: { fragment: ContextFragment; of: string }[];
+} {
+  const duplicates: { fragment: ContextFragment; of: string }[] = [];
   const strongest = Math.max(1e-9, ...weights.values());
   const byId = new Map<string, ContextFragment>();
   for (const result of results) {
@@ -127,6 +134,7 @@ function combine(
       const scored = { ...fragment, score: Math.round(normalized * 1e6) / 1e6 };
       const seen = byId.get(scored.id);
       const kept = !seen || scored.score > seen.score ? scored : seen;
+      if (seen) duplicates.push({ fragment: kept === seen ? scored : seen, of: kept.id });
       const signals = mergedSignals(seen?.signals, scored.signals);
       // The reasons of every copy: a navigator hit's history reasons stay when a plain keyword copy is kept.
       const ranking = [...new Set([...(seen?.ranking ?? []), ...(scored.ranking ?? [])])];
@@ -142,10 +150,14 @@ function combine(
     const fragment = learned(copy);
     const key = fragment.content.trim();
     const seen = byContent.get(key);
-    if (key.length === 0 || !seen || fragment.score > seen.score)
+    if (key.length === 0 || !seen || fragment.score > seen.score) {
       byContent.set(key.length === 0 ? fragment.id : key, fragment);
+      if (key.length > 0 && seen) duplicates.push({ fragment: seen, of: fragment.id });
+    } else {
+      duplicates.push({ fragment, of: seen.id });
+    }
   }
-  return [...byContent.values()];
+  return { fragments: [...byContent.values()], duplicates };
 }
 
 /** Best first; ties by node id (path and line). */

@@ -3,6 +3,7 @@ import { OUTPUT_FORMATS, type OutputFormat } from "../../assemble/renderers.js";
 import { ensureIndex } from "../ensure-index.js";
 import { collect, positiveInteger } from "../parse-options.js";
 import { dbOption, withEngine } from "../with-engine.js";
+import { writeRequestReport } from "./report-command.js";
 
 interface QueryFlags {
   budget?: number;
@@ -14,6 +15,7 @@ interface QueryFlags {
   plan?: string;
   refresh: boolean;
   db?: string;
+  report?: string;
 }
 
 export function registerQueryCommand(
@@ -54,6 +56,10 @@ export function registerQueryCommand(
       collect,
     )
     .option("--no-refresh", "answer from the index as it is, without re-indexing changed files")
+    .option(
+      "--report <file>",
+      "also write an HTML report of this request: budget by strategy, every candidate and why it is in or out",
+    )
     .option("--db <file>", "index file (default: .ctx/index.db in the project)")
     .action((words: string[], flags: QueryFlags) =>
       run(async () => {
@@ -70,6 +76,7 @@ export function registerQueryCommand(
             explain: flags.explain ?? false,
           });
           process.stdout.write(result.output);
+          if (flags.report) await writeRequestReport(flags.report, result.requestId, result);
           return 0;
         });
       }),

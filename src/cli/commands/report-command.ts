@@ -1,0 +1,66 @@
+import { writeFile } from "node:fs/promises";
+import { resolve } from "node:path";
+import type { Command } from "commander";
+import { CtxError, UsageError } from "../../core/errors.js";
+import type { RequestRecord } from "../../engine/request-log.js";
+import { requestReportHtml } from "../../report/request-report.js";
+import { summaryOf } from "../../report/request-summary.js";
+import { dbOption, withEngine } from "../with-engine.js";
+
+interface ReportFlags {
+  html?: string;
+  json?: boolean;
+  db?: string;
+}
+
+/** Writes a request's HTML report to `file` and says where on stderr. */
+export async function writeRequestReport(
+  file: string,
+  id: string,
+  record: RequestRecord,
+): Promise<void> {
+  const path = resolve(file);
+  try {
+    await writeFile(path, requestReportHtml(id, record));
+  } catch (error) {
+    throw new CtxError(
+      "report_write",
+      `cannot write the report to ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}; choose a writable path`,
+    );
+  }
+  process.stderr.write(`ctx: report of request ${id} written to ${path}\n`);
+}
+
+export function registerReportCommand(
+  program: Command,
+  run: (action: () => Promise<number>) => Promise<void>,
+): void {
+  program
+    .command("report")
+    .description(
+      "show what a request did (the last one by default): budget by strategy, timings, every candidate and why it is in or out",
+    )
+    .argument("[request-id]", "a request id from ctx query --explain, get_context or explain")
+    .option("--html <file>", "write one self-contained HTML page (no network) to this file")
+    .option("--json", "print the request's record as JSON")
+    .option("--db <file>", "index file (default: .ctx/index.db in the project)")
+    .action((requestId: string | undefined, flags: ReportFlags) =>
+      run(() =>
+        withEngine({ ...dbOption(flags), ifMissing: "fail" }, async (engine) => {
+          const found = await engine.explainRequest(requestId);
+          if (!found) {
+            throw new UsageError(
+              requestId
+                ? `no request ${requestId} is kept for this index (the last 50 are): run ctx report without an id for the newest`
+                : "no request is kept for this index yet: run ctx query first",
+            );
+          }
+          if (flags.html) await writeRequestReport(flags.html, found.id, found.record);
+          if (flags.json)
+            process.stdout.write(`${JSON.stringify({ requestId: found.id, ...found.record })}\n`);
+          else if (!flags.html) process.stdout.write(summaryOf(found.id, found.record));
+          return 0;
+        }),
+      ),
+    );
+}

@@ -1,0 +1,61 @@
+import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { basename, dirname, extname, join } from "node:path";
+import type { QueryResult } from "./engine-options.js";
+
+/** What is kept of a request: everything but its id, which names it. */
+export type RequestRecord = Omit<QueryResult, "requestId">;
+
+/** Request ids are ULIDs: they sort by time. */
+const REQUEST_FILE = /^[0-9A-HJKMNP-TV-Z]{26}\.json$/;
+
+/**
+ * The last requests answered on an index, one JSON file each in a folder beside
+ * the index file (`.ctx/index-requests/`), so `ctx report` can show one that
+ * `ctx query` or a server answered in another process. Keeps the newest
+ * `capacity`; failing to write one (a read-only folder) only loses the report.
+ */
+export class RequestLog {
+  readonly folder: string;
+
+  constructor(
+    indexFile: string,
+    private readonly capacity = 50,
+  ) {
+    this.folder = join(dirname(indexFile), `${basename(indexFile, extname(indexFile))}-requests`);
+  }
+
+  async write(id: string, record: RequestRecord): Promise<void> {
+    try {
+      await mkdir(this.folder, { recursive: true });
+      const file = join(this.folder, `${id}.json`);
+      await writeFile(`${file}.tmp`, JSON.stringify(record));
+      await rename(`${file}.tmp`, file);
+      const kept = await this.ids();
+      for (const old of kept.slice(0, Math.max(0, kept.length - this.capacity))) {
+        await rm(join(this.folder, `${old}.json`), { force: true });
+      }
+    } catch {
+      // Only the report of this request is lost.
+    }
+  }
+
+  /** The request with this id, or the newest; null when none is kept. */
+  async read(id?: string): Promise<{ id: string; record: RequestRecord } | null> {
+    const wanted = id ?? (await this.ids()).at(-1);
+    if (!wanted || !REQUEST_FILE.test(`${wanted}.json`)) return null;
+    try {
+      const text = await readFile(join(this.folder, `${wanted}.json`), "utf8");
+      return { id: wanted, record: JSON.parse(text) as RequestRecord };
+    } catch {
+      return null;
+    }
+  }
+
+  private async ids(): Promise<string[]> {
+    const names = await readdir(this.folder).catch(() => [] as string[]);
+    return names
+      .filter((name) => REQUEST_FILE.test(name))
+      .map((name) => name.slice(0, -5))
+      .sort();
+  }
+}
