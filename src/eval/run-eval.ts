@@ -29,6 +29,18 @@ export interface EvalOptions {
   readonly contextualize?: ContextGenerator;
   /** Embeds every unit (with its context) before ranking, for vector strategies. */
   readonly embedder?: Embedder;
+  /** More rankings scored on the same index (each strategy alone, say), reported in `compared`. */
+  readonly compare?: readonly { readonly label: string; readonly rank: EvalOptions["rank"] }[];
+}
+
+/** A judged query whose relevant units a ranking left out of its top k (the largest k). */
+export interface MissedQuery {
+  readonly id: string;
+  readonly text: string;
+  /** Ids of its relevant units. */
+  readonly relevant: readonly string[];
+  /** The ranking's first few units instead. */
+  readonly top: readonly string[];
 }
 
 export interface EvalReport {
@@ -52,6 +64,10 @@ export interface EvalReport {
     readonly written: number;
     readonly failed: number;
   } | null;
+  /** Queries none of whose relevant units reached the top k (the largest k). */
+  readonly missed: readonly MissedQuery[];
+  /** The `compare` rankings' reports, on the same index. */
+  readonly compared: readonly EvalReport[];
 }
 
 /**
@@ -74,57 +90,87 @@ export async function runEval(dataset: BeirDataset, options: EvalOptions): Promi
     }
     const indexSeconds = (performance.now() - indexStart) / 1000;
 
-    const judged = dataset.queries.filter((query) => dataset.qrels.has(query.id));
-    const depth = Math.max(10, ...options.ks);
-    const sums = {
-      ndcg: 0,
-      mrr: 0,
-      pass: new Map<number, number>(),
-      tokens: new Map<number, number>(),
-    };
-    const queryStart = performance.now();
-    for (const [index, query] of judged.entries()) {
-      const fragments = await options.rank(store, query.text, 2 * depth);
-      // A unit can come back more than once (its chunk, and a definition in it): its best place counts.
-      const ranked = [
-        ...new Set(
-          fragments.map((fragment) =>
-            fragment.source.kind === "file" ? fragment.source.path : fragment.id,
-          ),
-        ),
-      ];
-      const relevant = dataset.qrels.get(query.id) ?? new Map<string, number>();
-      sums.ndcg += ndcgAtK(ranked, relevant, 10);
-      sums.mrr += mrrAtK(ranked, relevant, 10);
-      for (const k of options.ks) {
-        sums.pass.set(k, (sums.pass.get(k) ?? 0) + passAtK(ranked, relevant, k));
-        const cost = ranked.slice(0, k).reduce((sum, id) => sum + (unitTokens.get(id) ?? 0), 0);
-        sums.tokens.set(k, (sums.tokens.get(k) ?? 0) + cost);
-      }
-      options.onProgress?.("query", index + 1, judged.length);
-    }
-    const querySeconds = (performance.now() - queryStart) / 1000;
-    const n = Math.max(1, judged.length);
-    const percent = (value: number) => round((100 * value) / n);
-    return {
-      dataset: dataset.name,
-      strategy: options.label,
-      queries: judged.length,
-      passAtK: Object.fromEntries(options.ks.map((k) => [k, percent(sums.pass.get(k) ?? 0)])),
-      ndcgAt10: percent(sums.ndcg),
-      mrrAt10: percent(sums.mrr),
-      queriesPerSecond: round(judged.length / Math.max(querySeconds, 1e-9)),
-      tokensPerQuery: Object.fromEntries(
-        options.ks.map((k) => [k, Math.round((sums.tokens.get(k) ?? 0) / n)]),
-      ),
+    const scored = async (label: string, rank: EvalOptions["rank"]): Promise<EvalReport> => ({
+      ...(await scoreRanking(store, dataset, rank, unitTokens, options)),
+      strategy: label,
       units: dataset.corpus.length,
       indexSeconds: round(indexSeconds),
       contexts,
-    };
+      compared: [],
+    });
+    const main = await scored(options.label, options.rank);
+    const compared: EvalReport[] = [];
+    for (const other of options.compare ?? []) compared.push(await scored(other.label, other.rank));
+    return { ...main, compared };
   } finally {
     await store.close();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** Ranks every judged query and scores the rankings. */
+async function scoreRanking(
+  store: Store,
+  dataset: BeirDataset,
+  rank: EvalOptions["rank"],
+  unitTokens: ReadonlyMap<string, number>,
+  options: EvalOptions,
+): Promise<Omit<EvalReport, "strategy" | "units" | "indexSeconds" | "contexts" | "compared">> {
+  const judged = dataset.queries.filter((query) => dataset.qrels.has(query.id));
+  const depth = Math.max(10, ...options.ks);
+  const widest = Math.max(...options.ks);
+  const missed: MissedQuery[] = [];
+  const sums = {
+    ndcg: 0,
+    mrr: 0,
+    pass: new Map<number, number>(),
+    tokens: new Map<number, number>(),
+  };
+  const queryStart = performance.now();
+  for (const [index, query] of judged.entries()) {
+    const fragments = await rank(store, query.text, 2 * depth);
+    // A unit can come back more than once (its chunk, and a definition in it): its best place counts.
+    const ranked = [
+      ...new Set(
+        fragments.map((fragment) =>
+          fragment.source.kind === "file" ? fragment.source.path : fragment.id,
+        ),
+      ),
+    ];
+    const relevant = dataset.qrels.get(query.id) ?? new Map<string, number>();
+    sums.ndcg += ndcgAtK(ranked, relevant, 10);
+    sums.mrr += mrrAtK(ranked, relevant, 10);
+    for (const k of options.ks) {
+      sums.pass.set(k, (sums.pass.get(k) ?? 0) + passAtK(ranked, relevant, k));
+      const cost = ranked.slice(0, k).reduce((sum, id) => sum + (unitTokens.get(id) ?? 0), 0);
+      sums.tokens.set(k, (sums.tokens.get(k) ?? 0) + cost);
+    }
+    if (passAtK(ranked, relevant, widest) === 0) {
+      const judgedRelevant = [...relevant].filter(([, grade]) => grade > 0).map(([id]) => id);
+      missed.push({
+        id: query.id,
+        text: query.text,
+        relevant: judgedRelevant,
+        top: ranked.slice(0, 5),
+      });
+    }
+    options.onProgress?.("query", index + 1, judged.length);
+  }
+  const querySeconds = (performance.now() - queryStart) / 1000;
+  const n = Math.max(1, judged.length);
+  const percent = (value: number) => round((100 * value) / n);
+  return {
+    dataset: dataset.name,
+    queries: judged.length,
+    passAtK: Object.fromEntries(options.ks.map((k) => [k, percent(sums.pass.get(k) ?? 0)])),
+    ndcgAt10: percent(sums.ndcg),
+    mrrAt10: percent(sums.mrr),
+    queriesPerSecond: round(judged.length / Math.max(querySeconds, 1e-9)),
+    tokensPerQuery: Object.fromEntries(
+      options.ks.map((k) => [k, Math.round((sums.tokens.get(k) ?? 0) / n)]),
+    ),
+    missed,
+  };
 }
 
 async function indexCorpus(

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -78,7 +78,7 @@ describe.skipIf(!haveChromium)("the HTML report in headless Chromium", () => {
         allocated: Number(node.getAttribute("data-allocated")),
         used: Number(node.getAttribute("data-used")),
         givenBack: Number(node.getAttribute("data-given-back")),
-        width: (node as HTMLElement).getBoundingClientRect().width,
+        width: node.getBoundingClientRect().width,
       })),
     );
     expect(strategies.map((segment) => segment.name)).toContain("simple-keyword");
@@ -114,6 +114,71 @@ describe.skipIf(!haveChromium)("the HTML report in headless Chromium", () => {
     mkdirSync(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: join(ARTIFACTS, "request-report.png"), fullPage: true });
     expect(existsSync(join(ARTIFACTS, "request-report.png"))).toBe(true);
+    await page.close();
+  }, 60_000);
+
+  it("ctx eval --html charts each strategy's metrics and lists the queries each one missed", async () => {
+    const root = gitRepo({ "README.md": "# Eval\n" });
+    // beir-mini, plus a query no strategy can answer: its relevant unit shares no word with it.
+    const mini = join(root, "beir");
+    cpSync(fileURLToPath(new URL("../fixtures/beir-mini", import.meta.url)), mini, {
+      recursive: true,
+    });
+    appendFileSync(
+      join(mini, "queries.jsonl"),
+      '{"_id": "q9", "text": "retry exponential pool"}\n',
+    );
+    appendFileSync(join(mini, "qrels/test.tsv"), "q9\tu3\t1\n");
+    const reportFile = join(root, "eval.html");
+    ctx(
+      root,
+      "eval",
+      mini,
+      "-k",
+      "1",
+      "--strategy",
+      "simple-keyword",
+      "--strategy",
+      "breadth-depth-navigator",
+      "--html",
+      reportFile,
+    );
+    const page = await browser.newPage();
+    const requests: string[] = [];
+    page.on("request", (request) => {
+      if (!request.url().startsWith("file:")) requests.push(request.url());
+    });
+    await page.goto(`file://${reportFile}`);
+    const rankings = await page
+      .locator("#metrics tbody tr")
+      .evaluateAll((rows) => rows.map((row) => row.getAttribute("data-strategy")));
+    expect(rankings).toEqual([
+      "simple-keyword+breadth-depth-navigator",
+      "simple-keyword",
+      "breadth-depth-navigator",
+    ]);
+    // Every ranking has a bar for each metric: Pass@1, nDCG@10, MRR@10.
+    const bars = page.locator("#chart .chart-row");
+    expect(await bars.count()).toBe(3 * 3);
+    const pass1 = await page
+      .locator('#chart .chart-row[data-metric="Pass@1"]')
+      .evaluateAll((rows) => rows.map((row) => Number(row.getAttribute("data-value"))));
+    expect(pass1.every((value) => value >= 0 && value <= 100)).toBe(true);
+    // Each ranking's missed queries are those it scored 0 on at k = 1.
+    const missedCounts = await page
+      .locator("details.missed")
+      .evaluateAll((nodes) => nodes.map((node) => node.querySelectorAll("tr.missed-query").length));
+    const summaryRows = await page
+      .locator("#metrics tbody tr td:nth-last-child(2)")
+      .evaluateAll((cells) => cells.map((cell) => Number(cell.textContent)));
+    expect(missedCounts).toEqual(summaryRows);
+    expect(missedCounts[0]).toBeGreaterThan(0);
+    const missedText = await page.locator("details.missed").first().textContent();
+    expect(missedText).toContain("q9");
+    expect(missedText).toContain("retry exponential pool");
+    expect(requests).toEqual([]);
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: join(ARTIFACTS, "eval-report.png"), fullPage: true });
     await page.close();
   }, 60_000);
 });

@@ -8,10 +8,12 @@ import { findProjectRoot } from "../../engine/locate-project.js";
 import { readBeirDataset } from "../../eval/beir.js";
 import { pipelineRanker } from "../../eval/pipeline-ranker.js";
 import { type EvalReport, runEval } from "../../eval/run-eval.js";
+import { evalReportHtml } from "../../report/eval-report.js";
 import { createReranker } from "../../rerank/rerank-settings.js";
 import { SqliteStore } from "../../store/sqlite/sqlite-store.js";
 import { createTokenCounter } from "../../tokens/create-counter.js";
 import { collect, positiveIntegerList } from "../parse-options.js";
+import { writeReportFile } from "../write-report.js";
 
 interface EvalFlags {
   strategy?: string[];
@@ -19,6 +21,7 @@ interface EvalFlags {
   contextualize?: string;
   k: number[];
   json?: boolean;
+  html?: string;
 }
 
 export function registerEvalCommand(
@@ -46,6 +49,10 @@ export function registerEvalCommand(
       "embed every unit first (use-lite, openai-compatible) so vector strategies can run",
     )
     .option("--json", "print one JSON object")
+    .option(
+      "--html <file>",
+      "also write an HTML page: each strategy's metrics (alone, and together) as a chart, and the queries each one missed",
+    )
     .action((dir: string, flags: EvalFlags) =>
       run(async () => {
         const root = findProjectRoot(process.cwd());
@@ -59,14 +66,23 @@ export function registerEvalCommand(
               process.env,
             )
           : null;
-        const rank = await pipelineRanker({
-          config,
-          strategies,
-          counter,
-          projectRoot: root,
-          embedder,
-          reranker: createReranker(config.rerank, process.env),
-        });
+        const rankerFor = (names: readonly string[]) =>
+          pipelineRanker({
+            config,
+            strategies: names,
+            counter,
+            projectRoot: root,
+            embedder,
+            reranker: createReranker(config.rerank, process.env),
+          });
+        const rank = await rankerFor(strategies);
+        // The page compares each strategy alone with all of them together, on one index.
+        const compare =
+          flags.html && strategies.length > 1
+            ? await Promise.all(
+                strategies.map(async (name) => ({ label: name, rank: await rankerFor([name]) })),
+              )
+            : [];
         const dataset = await readBeirDataset(dir);
         const usage = new UsageMeter();
         const generator = flags.contextualize
@@ -85,7 +101,10 @@ export function registerEvalCommand(
           openStore: (file) => SqliteStore.open(file, { create: true }),
           ...(generator ? { contextualize: generator } : {}),
           ...(embedder ? { embedder } : {}),
+          compare,
         });
+        if (flags.html)
+          await writeReportFile(flags.html, evalReportHtml(report, flags.k), "evaluation report");
         process.stdout.write(
           flags.json
             ? `${JSON.stringify(toJson(report, flags.k))}\n`

@@ -1,11 +1,10 @@
-import { writeFile } from "node:fs/promises";
-import { resolve } from "node:path";
 import type { Command } from "commander";
-import { CtxError, UsageError } from "../../core/errors.js";
+import { UsageError } from "../../core/errors.js";
 import type { RequestRecord } from "../../engine/request-log.js";
 import { requestReportHtml } from "../../report/request-report.js";
 import { summaryOf } from "../../report/request-summary.js";
 import { dbOption, withEngine } from "../with-engine.js";
+import { writeReportFile } from "../write-report.js";
 
 interface ReportFlags {
   html?: string;
@@ -14,21 +13,8 @@ interface ReportFlags {
 }
 
 /** Writes a request's HTML report to `file` and says where on stderr. */
-export async function writeRequestReport(
-  file: string,
-  id: string,
-  record: RequestRecord,
-): Promise<void> {
-  const path = resolve(file);
-  try {
-    await writeFile(path, requestReportHtml(id, record));
-  } catch (error) {
-    throw new CtxError(
-      "report_write",
-      `cannot write the report to ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}; choose a writable path`,
-    );
-  }
-  process.stderr.write(`ctx: report of request ${id} written to ${path}\n`);
+export function writeRequestReport(file: string, id: string, record: RequestRecord): Promise<void> {
+  return writeReportFile(file, requestReportHtml(id, record), `report of request ${id}`);
 }
 
 export function registerReportCommand(

@@ -1,0 +1,18 @@
+import { writeFile } from "node:fs/promises";
+import { resolve } from "node:path";
+import { CtxError } from "../core/errors.js";
+
+/** Writes an HTML report and says where on stderr; a path that cannot be written is one line, exit 1. */
+export async function writeReportFile(file: string, html: string, what: string): Promise<void> {
+  const path = resolve(file);
+  try {
+    await writeFile(path, html);
+  } catch (error) {
+    const why = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new CtxError(
+      "report_write",
+      `cannot write the report to ${path}: ${why}; choose a writable path`,
+    );
+  }
+  process.stderr.write(`ctx: ${what} written to ${path}\n`);
+}
