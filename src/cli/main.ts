@@ -3,7 +3,9 @@ import { Command, CommanderError } from "commander";
 import { CtxError, describeError, InterruptedError, UsageError } from "../core/errors.js";
 import { VERSION } from "../version.js";
 import { registerEvalCommand } from "./commands/eval-command.js";
+import { registerHookCommand } from "./commands/hook-command.js";
 import { registerIndexCommand } from "./commands/index-command.js";
+import { registerInitCommand } from "./commands/init-command.js";
 import { registerMapCommand } from "./commands/map-command.js";
 import { registerPlanCommand } from "./commands/plan-command.js";
 import { registerProjectCommand } from "./commands/project-command.js";
@@ -52,6 +54,8 @@ export async function main(argv: readonly string[]): Promise<number> {
   registerPlanCommand(program, run);
   registerServeCommand(program, run);
   registerWatchCommand(program, run);
+  registerInitCommand(program, run);
+  registerHookCommand(program, run);
   try {
     await program.parseAsync(argv, { from: "node" });
   } catch (error) {

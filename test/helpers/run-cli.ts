@@ -25,8 +25,9 @@ export function runCli(
   args: readonly string[],
   cwd: string,
   env: NodeJS.ProcessEnv = {},
+  input?: string,
 ): CliResult {
-  return runCliAt(CLI, args, cwd, env);
+  return runCliAt(CLI, args, cwd, env, input);
 }
 
 /** Runs a `ctx` binary at another place (an installed copy) in a subprocess. */
@@ -35,6 +36,7 @@ export function runCliAt(
   args: readonly string[],
   cwd: string,
   env: NodeJS.ProcessEnv = {},
+  input?: string,
 ): CliResult {
   if (!existsSync(cli))
     throw new Error(`${cli} is missing: run \`npm run build\` before the CLI tests`);
@@ -44,6 +46,7 @@ export function runCliAt(
     // No model keys leak in from the machine: tests that want a provider say so.
     env: { ...process.env, XDG_CONFIG_HOME: cwd, ...NO_PROVIDERS, ...env },
     timeout: 60_000,
+    ...(input === undefined ? {} : { input }),
   });
   return { code: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
 }

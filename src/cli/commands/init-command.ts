@@ -1,0 +1,85 @@
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Argument, type Command, Option } from "commander";
+import { AGENTS, type AgentName, type CtxInvocation, planSetup } from "../../agents/agent-setup.js";
+import { findProjectRoot } from "../../engine/locate-project.js";
+import { positiveInteger } from "../parse-options.js";
+
+interface InitFlags {
+  hook?: boolean;
+  budget: number;
+  dryRun?: boolean;
+}
+
+/** This CLI's entry point, for agents in projects that do not have ctx installed. */
+const CLI_MAIN = fileURLToPath(new URL("../main.js", import.meta.url));
+
+/** `npx ctx` where the project has ctx in its node_modules (portable), else this install of it. */
+function ctxInvocation(root: string): CtxInvocation {
+  return existsSync(join(root, "node_modules", ".bin", "ctx"))
+    ? { command: "npx", args: ["ctx"] }
+    : { command: process.execPath, args: [CLI_MAIN] };
+}
+
+export function registerInitCommand(
+  program: Command,
+  run: (action: () => Promise<number>) => Promise<void>,
+): void {
+  program
+    .command("init")
+    .description(
+      "set an agent up to use ctx in this project: its MCP entry for ctx serve (merged into existing files, never clobbered)",
+    )
+    .addArgument(new Argument("<agent>", "claude-code, cursor or codex").choices(AGENTS))
+    .option(
+      "--hook",
+      "claude-code: also add a UserPromptSubmit hook that gives every prompt its context from ctx",
+    )
+    .addOption(
+      new Option("--budget <tokens>", "token budget of the hook's context")
+        .argParser(positiveInteger)
+        .default(1500),
+    )
+    .option("--dry-run", "print what would change, write nothing")
+    .action((agent: AgentName, flags: InitFlags) =>
+      run(async () => {
+        const root = findProjectRoot(process.cwd());
+        const files = planSetup(agent, root, ctxInvocation(root), {
+          hook: flags.hook ?? false,
+          hookBudget: flags.budget,
+        });
+        for (const file of files) {
+          const shown = relative(process.cwd(), file.path) || file.path;
+          const verb =
+            file.before === null ? "create" : file.before === file.after ? "leave" : "update";
+          if (flags.dryRun) {
+            process.stdout.write(
+              verb === "leave"
+                ? `would leave ${shown} as it is\n`
+                : `would ${verb} ${shown}:\n${file.after}${file.after.endsWith("\n") ? "" : "\n"}`,
+            );
+            continue;
+          }
+          if (verb !== "leave") {
+            mkdirSync(dirname(file.path), { recursive: true });
+            writeFileSync(file.path, file.after);
+          }
+          process.stdout.write(`${verb === "leave" ? "left" : `${verb}d`} ${shown}\n`);
+        }
+        if (!flags.dryRun) process.stdout.write(nextStep(agent, flags.hook ?? false));
+        return 0;
+      }),
+    );
+}
+
+function nextStep(agent: AgentName, hook: boolean): string {
+  switch (agent) {
+    case "claude-code":
+      return `Claude Code starts ctx serve from .mcp.json (approve the "ctx" server when asked)${hook ? "; each prompt now carries its context from ctx" : ""}.\n`;
+    case "cursor":
+      return "Cursor starts ctx serve from .cursor/mcp.json (enable it under Settings → MCP).\n";
+    case "codex":
+      return "Codex reads .codex/config.toml in trusted projects; or copy its [mcp_servers.ctx] table to ~/.codex/config.toml.\n";
+  }
+}
