@@ -167,6 +167,9 @@ describe.skipIf(!haveClaude)("ctx init claude-code --hook, then the real Claude 
           ANTHROPIC_API_KEY: "dummy",
           DISABLE_AUTOUPDATER: "1",
           CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+          // Wait for ctx serve to connect before the first request, as a loaded machine may
+          // otherwise send it while the server is still starting.
+          MCP_CONNECTION_NONBLOCKING: "false",
         },
         timeout: 90_000,
       },

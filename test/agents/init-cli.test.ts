@@ -115,5 +115,5 @@ describe("ctx init", () => {
     expect(broken.code).toBe(0);
     expect(broken.stdout).toBe("");
     expect(broken.stderr).toContain("no context for this prompt");
-  });
+  }, 60_000);
 });

@@ -76,7 +76,7 @@ export function registerInitCommand(
 function nextStep(agent: AgentName, hook: boolean): string {
   switch (agent) {
     case "claude-code":
-      return `Claude Code starts ctx serve from .mcp.json (approve the "ctx" server when asked)${hook ? "; each prompt now carries its context from ctx" : ""}.\n`;
+      return `Claude Code starts ctx serve from .mcp.json${hook ? "; each prompt now carries its context from ctx (run ctx index once first, so the first prompt does not wait for it)" : ""}.\n`;
     case "cursor":
       return "Cursor starts ctx serve from .cursor/mcp.json (enable it under Settings → MCP).\n";
     case "codex":
