@@ -22,7 +22,7 @@ function describeReport(report: WatchReport, verbose: boolean): string | null {
     case "root-back":
       return `root ${report.root} is back: re-indexing it`;
     case "failed":
-      return `indexing a change failed: ${report.message} (the next change tries again)`;
+      return report.message;
   }
 }
 

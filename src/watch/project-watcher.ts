@@ -97,7 +97,13 @@ export class ProjectWatcher {
     watcher.on("all", (event, path) => {
       if (typeof path === "string") created.onChange(event, path, gitDirs, filters);
     });
-    watcher.on("error", (error) => created.report({ kind: "failed", message: describe(error) }));
+    watcher.on("error", (error) => {
+      const message = describe(error);
+      const hint = /ENOSPC|EMFILE/.test(message)
+        ? " (the system's limit on file watches: raise fs.inotify.max_user_watches)"
+        : "";
+      created.report({ kind: "failed", message: `watching failed: ${message}${hint}` });
+    });
     created.report({ kind: "ready", roots: present });
     return created;
   }
@@ -210,7 +216,10 @@ export class ProjectWatcher {
       });
     } catch (error) {
       // The next change tries again; what was committed before the failure stays.
-      this.report({ kind: "failed", message: describe(error) });
+      this.report({
+        kind: "failed",
+        message: `indexing a change failed: ${describe(error)} (the next change tries again)`,
+      });
     }
   }
 
