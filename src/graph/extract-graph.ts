@@ -87,7 +87,15 @@ export function extractGraph(
     if (found.length > 0) importSpans.add(node.startIndex, node.endIndex);
   };
 
-  const references = new Map<string, { name: string; kind: ReferenceKind; lines: number[] }>();
+  const references: { name: string; kind: ReferenceKind; lines: number[] }[] = [];
+  // One map per kind: a `kind + name` key costs a new string (and its hash) per use.
+  const seen: Record<ReferenceKind, Map<string, { lines: number[] }>> = {
+    call: new Map(),
+    import: new Map(),
+    type: new Map(),
+    inherit: new Map(),
+    use: new Map(),
+  };
   const addReference = (node: Node, type: string) => {
     const at = node.startIndex;
     if (skip.has(at)) return;
@@ -105,10 +113,12 @@ export function extractGraph(
     else kind = "use";
     if (!kind) return;
     const line = node.startPosition.row + 1;
-    const key = `${kind}\u0000${name}`;
-    const entry = references.get(key);
-    if (!entry) references.set(key, { name, kind, lines: [line] });
-    else if (entry.lines[entry.lines.length - 1] !== line) entry.lines.push(line);
+    const entry = seen[kind].get(name);
+    if (!entry) {
+      const added = { name, kind, lines: [line] };
+      references.push(added);
+      seen[kind].set(name, added);
+    } else if (entry.lines[entry.lines.length - 1] !== line) entry.lines.push(line);
   };
 
   // One search for every type: each search walks the whole tree.
@@ -132,9 +142,9 @@ export function extractGraph(
     while (owners.length > 0 && (owners[owners.length - 1]?.end ?? 0) <= start) owners.pop();
     if (spec.definitions[type]) {
       const owner = owners[owners.length - 1];
-      const found = definitionAt(node, type, spec, owner?.kind ?? null, source, language);
+      const found = definitionAt(node, type, spec, owner ?? null, source, language);
       if (found) {
-        definitions.push({ ...found, parent: owner?.name ?? "" });
+        definitions.push(found);
         owners.push({ end: node.endIndex, name: found.name, kind: found.kind });
         const declared = declaredName(node);
         if (declared) skip.add(declared.startIndex);
@@ -148,7 +158,7 @@ export function extractGraph(
     if (spec.typeContexts.has(type)) typedSpans.add(start, node.endIndex);
   }
   imports.sort((a, b) => a.line - b.line);
-  return { definitions, references: [...references.values()], imports };
+  return { definitions, references, imports };
 }
 
 /**
@@ -291,10 +301,12 @@ function definitionAt(
   node: Node,
   type: string,
   spec: GraphLanguage,
-  ownerKind: SymbolKind | null,
+  owner: { readonly name: string; readonly kind: SymbolKind } | null,
   source: string,
   language: string,
-): Omit<GraphDefinition, "parent"> | null {
+): GraphDefinition | null {
+  const ownerKind = owner?.kind ?? null;
+  const parent = owner?.name ?? "";
   let resolved = spec.definitions[type];
   if (!resolved) return null;
   if (type === "public_field_definition" || type === "field_definition") {
@@ -303,14 +315,12 @@ function definitionAt(
     // `[key] = …` and `#hidden = …` name nothing another file can use.
     const name = fieldName(node);
     if (name?.type !== "property_identifier") return null;
-    return withDoc(
-      {
-        name: source.slice(name.startIndex, name.endIndex),
-        kind: "method",
-        startLine: node.startPosition.row + 1,
-        endLine: node.endPosition.row + 1,
-        signature: signatureOf(node, null, source),
-      },
+    return definitionOf(
+      node,
+      source.slice(name.startIndex, name.endIndex),
+      "method",
+      signatureOf(node, null, source),
+      parent,
       definitionDoc(source, language, node.startIndex, null),
     );
   }
@@ -341,24 +351,30 @@ function definitionAt(
   const name = nameOf(node);
   if (!name) return null;
   const body = node.childForFieldName("body");
-  return withDoc(
-    {
-      name,
-      kind: resolved,
-      startLine: node.startPosition.row + 1,
-      endLine: node.endPosition.row + 1,
-      signature: signatureOf(node, body, source),
-    },
+  return definitionOf(
+    node,
+    name,
+    resolved,
+    signatureOf(node, body, source),
+    parent,
     definitionDoc(source, language, node.startIndex, body?.startIndex ?? null),
   );
 }
 
 /** `doc` only where there is one, so definitions without stay as small as before. */
-function withDoc<T extends Omit<GraphDefinition, "parent" | "doc">>(
-  definition: T,
+function definitionOf(
+  node: Node,
+  name: string,
+  kind: SymbolKind,
+  signature: string,
+  parent: string,
   doc: string,
-): T & { doc?: string } {
-  return doc === "" ? definition : { ...definition, doc };
+): GraphDefinition {
+  const startLine = node.startPosition.row + 1;
+  const endLine = node.endPosition.row + 1;
+  return doc === ""
+    ? { name, kind, startLine, endLine, parent, signature }
+    : { name, kind, startLine, endLine, parent, signature, doc };
 }
 
 /** The declaration up to its body; read from the source, since a node's text costs a call into tree-sitter. */

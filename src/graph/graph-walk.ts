@@ -1,5 +1,5 @@
 import type { EdgeRows, LoadedGraph } from "../core/graph.js";
-import { localPageRank } from "./local-page-rank.js";
+import { localPageRank, PushWorkspace } from "./local-page-rank.js";
 import { type Transitions, transitions } from "./page-rank.js";
 
 export interface WalkOptions {
@@ -39,28 +39,60 @@ export function rankAround(
   options: WalkOptions = DEFAULT_WALK,
 ): RankedNode[] {
   if (seeds.size === 0) return [];
-  const reached = distances(graph, [...seeds.keys()], options.hops);
   const nodeCount = graph.nodes.length;
-  const rank = localPageRank(walkTransitions(graph, options.backwardScale), {
-    damping: options.damping,
-    personalization: seeds,
-    // A tenth of an average node's rank: the navigator divides what reached a node by its
-    // whole-graph rank plus an average node's, so finer than that changes nothing it shows.
-    tolerance: 0.1 / Math.max(1, nodeCount),
-  });
-  const seedTotal = [...seeds.values()].reduce((sum, weight) => sum + Math.max(0, weight), 0);
-  const restart = 1 - options.damping;
-  const ranked: RankedNode[] = [];
-  for (const node of reached.nodes) {
-    const score = rank[node] ?? 0;
-    if (score <= 0) continue;
-    const hops = reached.distance[node] as number;
-    // Only a seed (0 hops) has rank of its own from the restarts.
-    const seed = hops === 0 ? Math.max(0, seeds.get(node) ?? 0) : 0;
-    const own = seedTotal > 0 ? (restart * seed) / seedTotal : 0;
-    ranked.push({ node, score, received: Math.max(0, score - own), distance: hops });
+  // Synchronous from here to the end, so queries in one process never share the arrays at once.
+  const space = workspaceOf(graph);
+  const reached = distances(graph, [...seeds.keys()], options.hops, space.distance);
+  try {
+    const rank = localPageRank(
+      walkTransitions(graph, options.backwardScale),
+      {
+        damping: options.damping,
+        personalization: seeds,
+        // A tenth of an average node's rank: the navigator divides what reached a node by its
+        // whole-graph rank plus an average node's, so finer than that changes nothing it shows.
+        tolerance: 0.1 / Math.max(1, nodeCount),
+      },
+      space.push,
+    );
+    const seedTotal = [...seeds.values()].reduce((sum, weight) => sum + Math.max(0, weight), 0);
+    const restart = 1 - options.damping;
+    const ranked: RankedNode[] = [];
+    for (const node of reached) {
+      const score = rank[node] ?? 0;
+      if (score <= 0) continue;
+      const hops = space.distance[node] as number;
+      // Only a seed (0 hops) has rank of its own from the restarts.
+      const seed = hops === 0 ? Math.max(0, seeds.get(node) ?? 0) : 0;
+      const own = seedTotal > 0 ? (restart * seed) / seedTotal : 0;
+      ranked.push({ node, score, received: Math.max(0, score - own), distance: hops });
+    }
+    return ranked.sort((a, b) => b.score - a.score || a.node - b.node);
+  } finally {
+    space.push.clear();
+    for (const node of reached) space.distance[node] = -1;
   }
-  return ranked.sort((a, b) => b.score - a.score || a.node - b.node);
+}
+
+/** The walk's arrays for one graph, made once and cleared after each walk. */
+interface WalkWorkspace {
+  readonly push: PushWorkspace;
+  /** Edges from the nearest seed; -1 where the walk has not been. */
+  readonly distance: Int16Array;
+}
+
+const workspaces = new WeakMap<LoadedGraph, WalkWorkspace>();
+
+function workspaceOf(graph: LoadedGraph): WalkWorkspace {
+  let space = workspaces.get(graph);
+  if (!space) {
+    space = {
+      push: new PushWorkspace(graph.nodes.length),
+      distance: new Int16Array(graph.nodes.length).fill(-1),
+    };
+    workspaces.set(graph, space);
+  }
+  return space;
 }
 
 const walks = new WeakMap<LoadedGraph, { backwardScale: number; transitions: Transitions }>();
@@ -80,13 +112,16 @@ function walkTransitions(graph: LoadedGraph, backwardScale: number): Transitions
   return built;
 }
 
-/** Breadth-first distance from the nearest seed, both ways, up to `hops`: the nodes reached, in that order. */
+/**
+ * Breadth-first distance from the nearest seed, both ways, up to `hops`, into
+ * `distance` (all -1 on entry): the nodes reached, in that order.
+ */
 function distances(
   graph: LoadedGraph,
   seeds: readonly number[],
   hops: number,
-): { nodes: number[]; distance: Int16Array } {
-  const distance = new Int16Array(graph.nodes.length).fill(-1);
+  distance: Int16Array,
+): number[] {
   const nodes: number[] = [];
   for (const seed of seeds) {
     if (seed < 0 || seed >= distance.length || distance[seed] !== -1) continue;
@@ -112,5 +147,5 @@ function distances(
     }
     from = to;
   }
-  return { nodes, distance };
+  return nodes;
 }

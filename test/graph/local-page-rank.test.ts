@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { EdgeRows } from "../../src/core/graph.js";
-import { localPageRank } from "../../src/graph/local-page-rank.js";
+import { localPageRank, PushWorkspace } from "../../src/graph/local-page-rank.js";
 import { pageRank, transitions } from "../../src/graph/page-rank.js";
 
 /** A graph of `nodes` nodes with edges drawn from a fixed seed; some nodes have none. */
@@ -86,5 +86,33 @@ describe("localPageRank", () => {
       tolerance: 1e-6,
     });
     expect([...rank].every((value) => value === 0)).toBe(true);
+  });
+  it("gives the same ranks in a workspace that earlier pushes used, once cleared", () => {
+    const nodes = 300;
+    const rows = [
+      { edges: randomEdges(nodes, 5), scale: 1 },
+      { edges: randomEdges(nodes, 9), scale: 0.7 },
+    ];
+    const moves = transitions(rows, nodes);
+    const options = (seeds: [number, number][]) => ({
+      damping: 0.5,
+      personalization: new Map(seeds),
+      tolerance: 1e-6,
+    });
+    const workspace = new PushWorkspace(nodes);
+    for (const seeds of [
+      [[1, 1]],
+      [
+        [200, 1],
+        [7, 0.5],
+      ],
+      [[42, 2]],
+    ] as [number, number][][]) {
+      const fresh = Array.from(localPageRank(moves, options(seeds)));
+      expect(Array.from(localPageRank(moves, options(seeds), workspace))).toEqual(fresh);
+      workspace.clear();
+      expect(workspace.rank.every((value) => value === 0)).toBe(true);
+      expect(workspace.residual.every((value) => value === 0)).toBe(true);
+    }
   });
 });

@@ -200,6 +200,10 @@ describe.each(ADAPTERS)("git history ingestion (%s store)", (_name, open) => {
     const db = new Database(file);
     db.exec(`DROP TRIGGER commit_message_gone; DROP TABLE commit_messages;
       ALTER TABLE graph_definitions DROP COLUMN doc;
+      DROP TRIGGER graph_reference_list_gone; DROP TABLE graph_reference_names;
+      DROP TABLE graph_reference_lists;
+      CREATE TABLE graph_references (document_id INTEGER NOT NULL, name TEXT NOT NULL,
+        kind TEXT NOT NULL, lines TEXT NOT NULL);
       UPDATE ctx_meta SET value = '10' WHERE key = 'schema_version';`);
     db.close();
     const reopened = SqliteStore.open(file, { create: false });

@@ -410,6 +410,88 @@ describe("SqliteStore", () => {
     await store.close();
   });
 
+  it("finds a name's uses exactly, whatever its characters or case, and forgets them with their file", async () => {
+    const store = SqliteStore.open(join(tempDir(), "index.db"), { create: true });
+    const resource = await store.ensureResource("/repo", "git");
+    const using = (path: string, names: string[]): DocumentToStore => ({
+      ...document(resource.id, path, names.join("\n")),
+      graph: {
+        definitions: [],
+        references: names.map((name, index) => ({ name, kind: "call", lines: [index + 1] })),
+        imports: [],
+      },
+    });
+    const uses = async (name: string) =>
+      (await store.findReferences(name)).map((r) => `${r.path}:${r.line}`);
+    await store.writeDocuments([
+      using("lib/a.rb", ["empty?", "Größe", "Vector3", "$el"]),
+      using("lib/b.rb", ["empty", "größe", "vector3", "el"]),
+    ]);
+    expect(await uses("empty?")).toEqual(["lib/a.rb:1"]);
+    expect(await uses("empty")).toEqual(["lib/b.rb:1"]);
+    expect(await uses("Größe")).toEqual(["lib/a.rb:2"]);
+    expect(await uses("Vector3")).toEqual(["lib/a.rb:3"]);
+    expect(await uses("vector3")).toEqual(["lib/b.rb:3"]);
+    expect(await uses("$el")).toEqual(["lib/a.rb:4"]);
+    expect(await uses("missing")).toEqual([]);
+    // Rewritten without the name, and removed: the name leads nowhere.
+    await store.writeDocuments([using("lib/a.rb", ["other"])]);
+    expect(await uses("Vector3")).toEqual([]);
+    expect(await uses("other")).toEqual(["lib/a.rb:1"]);
+    const [b] = (await store.listDocuments(resource.id)).filter((d) => d.path === "lib/b.rb");
+    await store.removeDocuments([b?.id ?? -1]);
+    expect(await uses("vector3")).toEqual([]);
+    expect((await store.stats()).graph).toEqual({
+      definitions: 0,
+      references: 1,
+      imports: 0,
+      orphans: 0,
+    });
+    await store.close();
+  });
+
+  it("keeps the references of an index written before they were packed, in their order", async () => {
+    const file = join(tempDir(), "index.db");
+    let store = SqliteStore.open(file, { create: true });
+    const resource = await store.ensureResource("/repo", "git");
+    await store.writeDocuments([
+      document(resource.id, "src/a.ts", "a"),
+      document(resource.id, "src/b.ts", "b"),
+    ]);
+    await store.close();
+    // Back to schema 11, with references as rows of their own.
+    const db = new Database(file);
+    db.exec(`DROP TRIGGER graph_reference_list_gone; DROP TABLE graph_reference_names;
+      DROP TABLE graph_reference_lists;
+      CREATE TABLE graph_references (
+        document_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+        name TEXT NOT NULL, kind TEXT NOT NULL, lines TEXT NOT NULL);
+      UPDATE ctx_meta SET value = '11' WHERE key = 'schema_version';`);
+    const ids = Object.fromEntries(
+      (db.prepare("SELECT path, id FROM documents").all() as { path: string; id: number }[]).map(
+        (row) => [row.path, row.id],
+      ),
+    );
+    const insert = db.prepare("INSERT INTO graph_references VALUES (?, ?, ?, ?)");
+    insert.run(ids["src/a.ts"], "zeta", "use", "4");
+    insert.run(ids["src/a.ts"], "alpha", "call", "1,2");
+    insert.run(ids["src/b.ts"], "alpha", "inherit", "7");
+    insert.run(ids["src/a.ts"], "empty?", "type", "3");
+    db.close();
+    store = SqliteStore.open(file, { create: false });
+    const graph = new Database(file, { readonly: true });
+    expect(
+      graph.prepare("SELECT refs FROM graph_reference_lists ORDER BY document_id").pluck().all(),
+    ).toEqual(["uzeta\t4\ncalpha\t1,2\ntempty?\t3", "halpha\t7"]);
+    graph.close();
+    expect(
+      (await store.findReferences("alpha")).map((r) => `${r.path}:${r.line} ${r.kind}`),
+    ).toEqual(["src/a.ts:1 call", "src/a.ts:2 call", "src/b.ts:7 inherit"]);
+    expect((await store.findReferences("empty?")).map((r) => r.line)).toEqual([3]);
+    expect((await store.stats()).graph.references).toBe(4);
+    await store.close();
+  });
+
   it("keeps each definition's doc comment, replaced with its file", async () => {
     const store = SqliteStore.open(join(tempDir(), "index.db"), { create: true });
     const resource = await store.ensureResource("/repo", "git");
@@ -459,11 +541,7 @@ describe("SqliteStore", () => {
         db.close();
       }
     };
-    const all = [
-      "graph_definitions_by_lower_name",
-      "graph_definitions_by_name",
-      "graph_references_by_name",
-    ];
+    const all = ["graph_definitions_by_lower_name", "graph_definitions_by_name"];
     const withGraph = (resourceId: string, path: string, uses: string): DocumentToStore => ({
       ...document(resourceId, path, `function f() { ${uses}(); }`),
       graph: {
@@ -497,8 +575,8 @@ describe("SqliteStore", () => {
     await store.close();
     const db = new Database(second, { readonly: true });
     expect(
-      db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name IN (?, ?, ?)").get(...all),
-    ).toEqual({ n: 3 });
+      db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name IN (?, ?)").get(...all),
+    ).toEqual({ n: 2 });
     db.close();
   });
 

@@ -4,10 +4,6 @@ import { inWriteTransaction } from "./write-transaction.js";
 /** The graph tables' name indexes, as the schema defines them (migration 7). */
 const NAME_INDEXES: readonly { readonly name: string; readonly create: string }[] = [
   {
-    name: "graph_references_by_name",
-    create: "CREATE INDEX IF NOT EXISTS graph_references_by_name ON graph_references(name)",
-  },
-  {
     name: "graph_definitions_by_name",
     create: "CREATE INDEX IF NOT EXISTS graph_definitions_by_name ON graph_definitions(name)",
   },
@@ -21,8 +17,8 @@ const NAME_INDEXES: readonly { readonly name: string; readonly create: string }[
 /**
  * While a run fills empty graph tables (a first index), their name indexes are
  * left out and built at the end of the run from the filled tables: inserting
- * three.js's 80,000 references into the name index one by one cost about half
- * of writing the graph, building it afterwards is one sort. A run that stops
+ * three.js's 15,000 definitions into two name indexes one by one cost more
+ * than building them afterwards with one sort each. A run that stops
  * before its end leaves them out; opening the index builds them again.
  */
 export class DeferredGraphIndexes {
@@ -35,9 +31,7 @@ export class DeferredGraphIndexes {
   beforeWrite(): void {
     if (this.decided) return;
     this.decided = true;
-    const empty =
-      !this.db.prepare("SELECT 1 FROM graph_references LIMIT 1").get() &&
-      !this.db.prepare("SELECT 1 FROM graph_definitions LIMIT 1").get();
+    const empty = !this.db.prepare("SELECT 1 FROM graph_definitions LIMIT 1").get();
     if (!empty) return;
     for (const index of NAME_INDEXES) this.db.exec(`DROP INDEX IF EXISTS ${index.name}`);
   }

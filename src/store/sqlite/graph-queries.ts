@@ -1,7 +1,6 @@
 import type Database from "better-sqlite3";
 import type {
   ImportTarget,
-  ReferenceKind,
   ReferenceRecord,
   SymbolKind,
   SymbolQuery,
@@ -10,6 +9,7 @@ import type {
 import type { StoreStats } from "../../core/store.js";
 import { IMPORT_SCOPED_LANGUAGES } from "../../graph/graph-languages.js";
 import { targetMatches } from "../../graph/import-targets.js";
+import { namesQuery, unpackReferences } from "./reference-lists.js";
 
 interface DefinitionRow {
   name: string;
@@ -75,18 +75,26 @@ export function findReferences(
   name: string,
   definitionPath?: string,
 ): ReferenceRecord[] {
-  let rows = db
-    .prepare(
-      `SELECT d.id AS documentId, d.path, d.language, r.kind, r.lines FROM graph_references r
-       JOIN documents d ON d.id = r.document_id WHERE r.name = ?`,
-    )
-    .all(name) as {
-    documentId: number;
-    path: string;
-    language: string;
-    kind: ReferenceKind;
-    lines: string;
-  }[];
+  let rows = (
+    db
+      .prepare(
+        `SELECT d.id AS documentId, d.path, d.language, l.refs FROM graph_reference_names n
+         JOIN graph_reference_lists l ON l.document_id = n.rowid
+         JOIN documents d ON d.id = l.document_id WHERE graph_reference_names MATCH ?`,
+      )
+      .all(namesQuery([name])) as {
+      documentId: number;
+      path: string;
+      language: string;
+      refs: string;
+    }[]
+  ).flatMap(({ refs, ...document }) =>
+    unpackReferences(refs, (used) => used === name).map((reference) => ({
+      ...document,
+      kind: reference.kind,
+      lines: reference.lines,
+    })),
+  );
   if (definitionPath !== undefined) {
     const definedIn = new Set(
       (
@@ -114,9 +122,7 @@ export function findReferences(
   }
   const records: ReferenceRecord[] = [];
   for (const row of rows) {
-    for (const line of row.lines.split(",")) {
-      records.push({ path: row.path, line: Number(line), kind: row.kind });
-    }
+    for (const line of row.lines) records.push({ path: row.path, line, kind: row.kind });
   }
   return records.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line));
 }
@@ -174,10 +180,13 @@ export function graphStats(db: Database.Database): StoreStats["graph"] {
   const count = (table: string, where = "") =>
     (db.prepare(`SELECT count(*) AS n FROM ${table} g ${where}`).get() as { n: number }).n;
   const orphan = "WHERE NOT EXISTS (SELECT 1 FROM documents d WHERE d.id = g.document_id)";
-  const tables = ["graph_definitions", "graph_references", "graph_imports"];
+  const tables = ["graph_definitions", "graph_reference_lists", "graph_imports"];
+  const references = db
+    .prepare("SELECT coalesce(sum(count), 0) AS n FROM graph_reference_lists")
+    .get() as { n: number };
   return {
     definitions: count("graph_definitions"),
-    references: count("graph_references"),
+    references: references.n,
     imports: count("graph_imports"),
     orphans: tables.reduce((sum, table) => sum + count(table, orphan), 0),
   };

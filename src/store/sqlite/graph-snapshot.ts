@@ -7,11 +7,11 @@ import type {
   GraphReference,
   ImportTarget,
   KnownGraphFiles,
-  ReferenceKind,
   SymbolKind,
 } from "../../core/graph.js";
 import { graphFileKey } from "../../core/graph.js";
 import { GRAPH_GENERATION_KEY } from "./document-writes.js";
+import { namesQuery, unpackReferences } from "./reference-lists.js";
 
 /** The counter every document write raises, "0" before the first. */
 export function graphGeneration(db: Database.Database): string {
@@ -83,15 +83,16 @@ function allRecordsOf(db: Database.Database, documents: readonly DocumentRow[]):
   for (const { documentId, ...definition } of definitions) {
     files.get(documentId)?.definitions.push(definition);
   }
-  const references = db
-    .prepare(
-      `SELECT document_id, name, kind, lines FROM graph_references
-       WHERE name IN (SELECT name FROM graph_definitions)`,
-    )
-    .raw()
-    .all() as [number, string, ReferenceKind, string][];
-  for (const [documentId, name, kind, lines] of references) {
-    files.get(documentId)?.references.push({ name, kind, lines: lines.split(",").map(Number) });
+  const defined = new Set(
+    db.prepare("SELECT DISTINCT name FROM graph_definitions").pluck().all() as string[],
+  );
+  const lists = db.prepare("SELECT document_id, refs FROM graph_reference_lists").raw().all() as [
+    number,
+    string,
+  ][];
+  for (const [documentId, refs] of lists) {
+    const file = files.get(documentId);
+    if (file) file.references = unpackReferences(refs, (name) => defined.has(name));
   }
   const imports = db
     .prepare(
@@ -134,14 +135,21 @@ export function graphFilesReferencing(
   names: readonly string[],
 ): GraphFileRecord[] {
   return db.transaction(() => {
-    const documents = db
-      .prepare(
-        `SELECT id, resource_id AS resourceId, path, language FROM documents
-         WHERE id IN (SELECT document_id FROM graph_references
-                      WHERE name IN (SELECT value FROM json_each(?)))
-         ORDER BY path, resource_id`,
-      )
-      .all(JSON.stringify(names)) as DocumentRow[];
+    if (names.length === 0) return [];
+    const wanted = new Set(names);
+    const documents = (
+      db
+        .prepare(
+          `SELECT d.id, d.resource_id AS resourceId, d.path, d.language, l.refs
+           FROM graph_reference_names n JOIN graph_reference_lists l ON l.document_id = n.rowid
+           JOIN documents d ON d.id = l.document_id
+           WHERE graph_reference_names MATCH ? ORDER BY d.path, d.resource_id`,
+        )
+        .all(namesQuery(names)) as (DocumentRow & { refs: string })[]
+    )
+      // The name table folds case: keep the documents using one of the names exactly.
+      .filter(({ refs }) => unpackReferences(refs, (name) => wanted.has(name)).length > 0)
+      .map(({ refs: _refs, ...document }) => document);
     return recordsOf(db, documents);
   })();
 }
@@ -154,11 +162,18 @@ function recordsOf(db: Database.Database, documents: readonly DocumentRow[]): Gr
      FROM graph_definitions WHERE document_id = ? ORDER BY start_line, id`,
   );
   const references = db
-    .prepare(
-      `SELECT name, kind, lines FROM graph_references
-       WHERE document_id = ? AND name IN (SELECT name FROM graph_definitions)`,
-    )
-    .raw();
+    .prepare("SELECT refs FROM graph_reference_lists WHERE document_id = ?")
+    .pluck();
+  const isDefined = db.prepare("SELECT 1 FROM graph_definitions WHERE name = ? LIMIT 1").pluck();
+  const defined = new Map<string, boolean>();
+  const definedName = (name: string): boolean => {
+    let found = defined.get(name);
+    if (found === undefined) {
+      found = isDefined.get(name) !== undefined;
+      defined.set(name, found);
+    }
+    return found;
+  };
   const imports = db.prepare(
     `SELECT specifier, line, names, targets, reexport FROM graph_imports
      WHERE document_id = ? ORDER BY line, rowid`,
@@ -168,9 +183,7 @@ function recordsOf(db: Database.Database, documents: readonly DocumentRow[]): Gr
     path,
     language,
     definitions: definitions.all(id) as GraphDefinition[],
-    references: (references.all(id) as [string, ReferenceKind, string][]).map(
-      ([name, kind, lines]) => ({ name, kind, lines: lines.split(",").map(Number) }),
-    ),
+    references: unpackReferences((references.get(id) as string | undefined) ?? "", definedName),
     imports: (imports.all(id) as ImportRow[]).map(toImport),
   }));
 }

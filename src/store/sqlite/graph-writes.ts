@@ -1,5 +1,6 @@
 import type Database from "better-sqlite3";
 import type { FileGraph } from "../../core/graph.js";
+import { nameTerms, packReferences } from "./reference-lists.js";
 
 /**
  * Writes one document's graph rows, inside the caller's transaction; they go
@@ -7,7 +8,8 @@ import type { FileGraph } from "../../core/graph.js";
  */
 export class GraphWrites {
   private readonly insertDefinition: Database.Statement;
-  private readonly insertReference: Database.Statement;
+  private readonly insertReferences: Database.Statement;
+  private readonly insertNames: Database.Statement;
   private readonly insertImport: Database.Statement;
 
   constructor(db: Database.Database) {
@@ -15,9 +17,10 @@ export class GraphWrites {
       `INSERT INTO graph_definitions (document_id, name, kind, start_line, end_line, parent, signature, doc)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    this.insertReference = db.prepare(
-      "INSERT INTO graph_references (document_id, name, kind, lines) VALUES (?, ?, ?, ?)",
+    this.insertReferences = db.prepare(
+      "INSERT INTO graph_reference_lists (document_id, count, refs) VALUES (?, ?, ?)",
     );
+    this.insertNames = db.prepare("INSERT INTO graph_reference_names (rowid, terms) VALUES (?, ?)");
     this.insertImport = db.prepare(
       "INSERT INTO graph_imports (document_id, specifier, line, names, targets, reexport) VALUES (?, ?, ?, ?, ?, ?)",
     );
@@ -36,8 +39,13 @@ export class GraphWrites {
         d.doc ?? "",
       );
     }
-    for (const r of graph.references) {
-      this.insertReference.run(documentId, r.name, r.kind, r.lines.join(","));
+    if (graph.references.length > 0) {
+      this.insertReferences.run(
+        documentId,
+        graph.references.length,
+        packReferences(graph.references),
+      );
+      this.insertNames.run(documentId, nameTerms(graph.references));
     }
     for (const i of graph.imports) {
       this.insertImport.run(

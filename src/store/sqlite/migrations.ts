@@ -1,3 +1,5 @@
+import { NAME_TERM_FUNCTION } from "./reference-lists.js";
+
 /**
  * Schema migrations, applied in order; `SCHEMA_VERSION` is the number of the last.
  * A migration is never edited once released: add a new one instead.
@@ -233,6 +235,35 @@ export const MIGRATIONS: readonly string[] = [
   INSERT INTO commit_messages (rowid, subject, body) SELECT id, subject, body FROM history_commits;
   CREATE TRIGGER commit_message_gone AFTER DELETE ON history_commits
   BEGIN DELETE FROM commit_messages WHERE rowid = old.id; END;
+  `,
+  // 12: a document's references in one row of packed text (see reference-lists.ts),
+  // and its names in a full-text table that finds the documents using a name;
+  // the rows of schema 11 are packed here, in the order they were written.
+  `
+  CREATE TABLE graph_reference_lists (
+    document_id INTEGER PRIMARY KEY REFERENCES documents(id) ON DELETE CASCADE,
+    count INTEGER NOT NULL,
+    refs TEXT NOT NULL
+  );
+  CREATE VIRTUAL TABLE graph_reference_names USING fts5(
+    terms,
+    content = '', contentless_delete = 1, detail = none,
+    tokenize = "unicode61 remove_diacritics 0 tokenchars '_$'"
+  );
+  CREATE TRIGGER graph_reference_list_gone AFTER DELETE ON graph_reference_lists
+  BEGIN DELETE FROM graph_reference_names WHERE rowid = old.document_id; END;
+
+  INSERT INTO graph_reference_lists (document_id, count, refs)
+    SELECT document_id, count(*),
+      group_concat(
+        CASE kind WHEN 'call' THEN 'c' WHEN 'import' THEN 'i' WHEN 'type' THEN 't'
+          WHEN 'inherit' THEN 'h' ELSE 'u' END || name || char(9) || lines,
+        char(10) ORDER BY rowid)
+    FROM graph_references GROUP BY document_id;
+  INSERT INTO graph_reference_names (rowid, terms)
+    SELECT document_id, group_concat(DISTINCT ${NAME_TERM_FUNCTION}(name))
+    FROM graph_references GROUP BY document_id;
+  DROP TABLE graph_references;
   `,
 ];
 

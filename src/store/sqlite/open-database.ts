@@ -3,6 +3,7 @@ import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { IndexMissingError, SchemaTooNewError, StoreError } from "../../core/errors.js";
 import { MIGRATIONS, SCHEMA_VERSION } from "./migrations.js";
+import { registerNameTerm } from "./reference-lists.js";
 import { asIndexError, BUSY_TIMEOUT_MS, inWriteTransaction } from "./write-transaction.js";
 
 const SQLITE_MAGIC = "SQLite format 3\u0000";
@@ -39,6 +40,7 @@ export function openDatabase(file: string, options: OpenOptions): Database.Datab
     db.pragma("journal_mode = WAL");
     db.pragma("synchronous = NORMAL");
     db.pragma("foreign_keys = ON");
+    registerNameTerm(db);
     migrate(db, file);
     return db;
   } catch (caught) {
