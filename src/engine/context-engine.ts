@@ -44,8 +44,7 @@ import { type PinnedFile, pinnedFiles } from "./pinned-files.js";
 import { coveredRoots, forgetRoot } from "./project-roots.js";
 import { enabledStrategiesOf, setProjectStrategies } from "./project-strategies.js";
 import { type FragmentAddress, type FragmentText, readFragment } from "./read-fragment.js";
-import { RecentRequests } from "./recent-requests.js";
-import { RequestLog, type RequestRecord } from "./request-log.js";
+import { KeptRequests, type RequestRecord } from "./request-log.js";
 import { traceCandidates } from "./request-trace.js";
 import { type IndexRunReport, runIndex } from "./run-index.js";
 import { sharedSearches } from "./shared-searches.js";
@@ -71,9 +70,8 @@ export type {
  */
 export class ContextEngine {
   readonly counter: TokenCounter;
-  private readonly recent = new RecentRequests<RequestRecord>();
-  /** Requests kept beside the index file, for `ctx report` in another process. */
-  private readonly requestLog: RequestLog | null;
+  /** Recent requests, also kept beside the index file for `ctx report` in another process. */
+  private readonly requests: KeptRequests;
   private running: Promise<IndexRunReport> | null = null;
   private readonly embedders = new Map<string, Promise<Embedder | null>>();
   private reranker: Reranker | null | undefined;
@@ -100,7 +98,7 @@ export class ContextEngine {
     private readonly storeFile: string | null,
   ) {
     this.counter = counter;
-    this.requestLog = storeFile ? new RequestLog(storeFile) : null;
+    this.requests = new KeptRequests(storeFile);
     this.graph = new CachedGraphSource(store);
     this.plans = new ProjectPlans(store, project);
   }
@@ -248,11 +246,7 @@ export class ContextEngine {
 
   /** Assembles context for a task within a token budget, through the strategy pipeline. */
   async query(options: QueryOptions): Promise<QueryResult> {
-    if (!Number.isInteger(options.budget) || options.budget <= 0) {
-      throw new UsageError(
-        `budget must be a positive whole number of tokens, got ${options.budget}`,
-      );
-    }
+    assertBudget(options.budget);
     const format = options.format ?? this.config.query.format;
     const limit = Math.floor(options.budget * (1 - this.config.tokens.safetyMargin));
     const plan = options.planId ? await this.plans.context(options.planId) : null;
@@ -300,9 +294,7 @@ export class ContextEngine {
       ),
       createdAt: new Date().toISOString(),
     };
-    const requestId = this.recent.add(result);
-    await this.requestLog?.write(requestId, result);
-    return { ...result, requestId };
+    return { ...result, requestId: await this.requests.add(result) };
   }
 
   /** Fragment ids as outputs show them: without the resource while the index has one root. */
@@ -317,7 +309,7 @@ export class ContextEngine {
    * index (`ctx query`, a server) are found in its request log.
    */
   async explainRequest(requestId?: string): Promise<{ id: string; record: RequestRecord } | null> {
-    return this.recent.get(requestId) ?? (await this.requestLog?.read(requestId)) ?? null;
+    return this.requests.get(requestId);
   }
 
   /** The current text of a fragment or file range, read from disk inside the project's roots. */
@@ -389,11 +381,7 @@ export class ContextEngine {
    * (`ctx map`, MCP `repo_map`), ranked by centrality personalised by `focus`.
    */
   async repoMap(options: { budget: number; focus?: readonly string[] }): Promise<RepoMap> {
-    if (!Number.isInteger(options.budget) || options.budget <= 0) {
-      throw new UsageError(
-        `budget must be a positive whole number of tokens, got ${options.budget}`,
-      );
-    }
+    assertBudget(options.budget);
     if (!this.config.graph) {
       throw new UsageError(
         "the code graph is off ([index] graph = false in ctx.toml): turn it on and re-index to get a repo map",
@@ -429,5 +417,11 @@ export class ContextEngine {
       ...(temporal ? { temporal } : {}),
       plans: this.plans,
     };
+  }
+}
+
+function assertBudget(budget: number): void {
+  if (!Number.isInteger(budget) || budget <= 0) {
+    throw new UsageError(`budget must be a positive whole number of tokens, got ${budget}`);
   }
 }

@@ -1,6 +1,7 @@
 import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, extname, join } from "node:path";
 import type { QueryResult } from "./engine-options.js";
+import { RecentRequests } from "./recent-requests.js";
 
 /** What is kept of a request: everything but its id, which names it. */
 export type RequestRecord = Omit<QueryResult, "requestId">;
@@ -57,5 +58,30 @@ export class RequestLog {
       .filter((name) => REQUEST_FILE.test(name))
       .map((name) => name.slice(0, -5))
       .sort();
+  }
+}
+
+/**
+ * The requests an engine answered (the last few in memory) and, through the
+ * log beside an index file, those any process answered on the same index.
+ */
+export class KeptRequests {
+  private readonly recent = new RecentRequests<RequestRecord>();
+  private readonly log: RequestLog | null;
+
+  constructor(indexFile: string | null) {
+    this.log = indexFile ? new RequestLog(indexFile) : null;
+  }
+
+  /** Keeps a request's record; returns the id it is known by. */
+  async add(record: RequestRecord): Promise<string> {
+    const id = this.recent.add(record);
+    await this.log?.write(id, record);
+    return id;
+  }
+
+  /** The request with this id, or the newest, from memory first, then from the log. */
+  async get(id?: string): Promise<{ id: string; record: RequestRecord } | null> {
+    return this.recent.get(id) ?? (await this.log?.read(id)) ?? null;
   }
 }
