@@ -6,8 +6,9 @@
 #   CTX_TEST_PG_DIR   where the cluster lives (default /tmp/ctx-pg)
 #   CTX_TEST_PG_PORT  its port on 127.0.0.1 (default 55432)
 #
-# Tests then reach it at postgres://postgres@127.0.0.1:$CTX_TEST_PG_PORT/postgres
-# (CTX_TEST_DATABASE_URL overrides that).
+# Tests then reach it at postgres://postgres:ctx-test@127.0.0.1:$CTX_TEST_PG_PORT/postgres
+# (CTX_TEST_DATABASE_URL overrides that): TCP logins need a password, so the
+# tests can try a wrong one.
 set -euo pipefail
 
 PG_BIN=/usr/lib/postgresql/15/bin
@@ -59,12 +60,14 @@ if [ ! -f "$EXTENSION_DIR/vector.control" ]; then
   rm -rf "$build"
 fi
 
-# 3. The cluster: trust auth on loopback only, owned by the postgres user.
+# 3. The cluster: on loopback only, owned by the postgres user; passwords over TCP.
 if [ ! -f "$DIR/data/PG_VERSION" ]; then
   rm -rf "$DIR"
   mkdir -p "$DIR"
   chown postgres:postgres "$DIR"
-  su postgres -s /bin/bash -c "$PG_BIN/initdb -D '$DIR/data' -U postgres -A trust --no-sync >/dev/null"
+  echo "ctx-test" >"$DIR/password"
+  chown postgres:postgres "$DIR/password"
+  su postgres -s /bin/bash -c "$PG_BIN/initdb -D '$DIR/data' -U postgres --auth-local=trust --auth-host=scram-sha-256 --pwfile='$DIR/password' --no-sync >/dev/null"
 fi
 
 # 4. Started unless it answers already.

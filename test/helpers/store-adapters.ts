@@ -12,7 +12,7 @@ import { tempDir } from "./temp-dir.js";
  * throwaway cluster `scripts/start-test-postgres.sh` starts on loopback.
  */
 export const TEST_DATABASE_URL =
-  process.env.CTX_TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:55432/postgres";
+  process.env.CTX_TEST_DATABASE_URL ?? "postgres://postgres:ctx-test@127.0.0.1:55432/postgres";
 
 async function serverAnswers(url: string): Promise<boolean> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });

@@ -1,14 +1,18 @@
+import { randomBytes } from "node:crypto";
 import type { Command } from "commander";
 import { loadConfig } from "../../config/load-config.js";
 import { createGenerator } from "../../contextualize/create-generator.js";
 import { resolveGenerator } from "../../contextualize/resolve-generator.js";
 import { UsageMeter } from "../../contextualize/usage-meter.js";
+import { UsageError } from "../../core/errors.js";
 import { createEmbedder, resolveEmbedder } from "../../embed/resolve-embedder.js";
 import { findProjectRoot } from "../../engine/locate-project.js";
 import { readBeirDataset } from "../../eval/beir.js";
 import { pipelineRanker } from "../../eval/pipeline-ranker.js";
 import { type EvalReport, runEval } from "../../eval/run-eval.js";
 import { createReranker } from "../../rerank/rerank-settings.js";
+import { isPostgresUrl, maskUrl } from "../../store/postgres/connection-errors.js";
+import { dropSchema, PostgresStore } from "../../store/postgres/postgres-store.js";
 import { SqliteStore } from "../../store/sqlite/sqlite-store.js";
 import { createTokenCounter } from "../../tokens/create-counter.js";
 import { collect, positiveIntegerList } from "../parse-options.js";
@@ -19,6 +23,7 @@ interface EvalFlags {
   contextualize?: string;
   k: number[];
   json?: boolean;
+  db?: string;
 }
 
 export function registerEvalCommand(
@@ -46,6 +51,10 @@ export function registerEvalCommand(
       "embed every unit first (use-lite, openai-compatible) so vector strategies can run",
     )
     .option("--json", "print one JSON object")
+    .option(
+      "--db <url>",
+      "evaluate in a temporary schema of this PostgreSQL database (postgres://…), dropped after",
+    )
     .action((dir: string, flags: EvalFlags) =>
       run(async () => {
         const root = findProjectRoot(process.cwd());
@@ -77,15 +86,27 @@ export function registerEvalCommand(
               usage,
             )
           : undefined;
-        const report = await runEval(dataset, {
-          label: strategies.join("+"),
-          rank,
-          ks: flags.k,
-          counter,
-          openStore: (file) => SqliteStore.open(file, { create: true }),
-          ...(generator ? { contextualize: generator } : {}),
-          ...(embedder ? { embedder } : {}),
-        });
+        const server = evalServer(flags.db);
+        let report: EvalReport;
+        try {
+          report = await runEval(dataset, {
+            label: strategies.join("+"),
+            rank,
+            ks: flags.k,
+            counter,
+            openStore: (file) =>
+              server
+                ? PostgresStore.open(server.url, {
+                    project: "eval",
+                    schema: server.schema,
+                  })
+                : SqliteStore.open(file, { create: true }),
+            ...(generator ? { contextualize: generator } : {}),
+            ...(embedder ? { embedder } : {}),
+          });
+        } finally {
+          if (server) await dropSchema(server.url, server.schema);
+        }
         process.stdout.write(
           flags.json
             ? `${JSON.stringify(toJson(report, flags.k))}\n`
@@ -100,6 +121,17 @@ export function registerEvalCommand(
         return 0;
       }),
     );
+}
+
+/** The server and the temporary schema `--db` evaluates in; null for the default SQLite file. */
+function evalServer(db: string | undefined): { url: string; schema: string } | null {
+  if (db === undefined) return null;
+  if (!isPostgresUrl(db)) {
+    throw new UsageError(
+      `--db takes a postgres:// URL here (eval uses a temporary SQLite file otherwise), got ${maskUrl(db)}`,
+    );
+  }
+  return { url: db, schema: `ctx_eval_${randomBytes(6).toString("hex")}` };
 }
 
 function toJson(report: EvalReport, ks: readonly number[]): Record<string, string | number> {

@@ -54,7 +54,10 @@ export function registerQueryCommand(
       collect,
     )
     .option("--no-refresh", "answer from the index as it is, without re-indexing changed files")
-    .option("--db <file>", "index file (default: .ctx/index.db in the project)")
+    .option(
+      "--db <file>",
+      "index file, or a postgres:// URL (default: .ctx/index.db in the project)",
+    )
     .action((words: string[], flags: QueryFlags) =>
       run(async () => {
         return withEngine({ ...dbOption(flags) }, async (engine) => {

@@ -32,7 +32,10 @@ export function registerServeCommand(
       "serve MCP over Streamable HTTP (loopback unless CTX_MCP_TOKEN is set)",
     )
     .option("--no-refresh", "do not refresh the index when the server starts")
-    .option("--db <file>", "index file (default: .ctx/index.db in the project)")
+    .option(
+      "--db <file>",
+      "index file, or a postgres:// URL (default: .ctx/index.db in the project)",
+    )
     .action((flags: ServeFlags) =>
       run(() =>
         withEngine(dbOption(flags), async (engine) => {

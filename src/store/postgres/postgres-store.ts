@@ -1,3 +1,4 @@
+import pg from "pg";
 import type { BreakerRecord } from "../../core/breaker.js";
 import type {
   GraphFileKey,
@@ -13,6 +14,7 @@ import type {
   ChunkContextUpdate,
   DocumentToStore,
   EmbeddingWork,
+  IndexingLock,
   ProjectRecord,
   Store,
   StoreStats,
@@ -36,6 +38,7 @@ import { bumpGeneration, deleteDocuments, writeDocuments } from "./document-writ
 import * as graph from "./graph-queries.js";
 import * as graphSnapshot from "./graph-snapshot.js";
 import { PostgresHistoryAndPlans } from "./history-plans.js";
+import { lockIndexing } from "./indexing-lock.js";
 import { PG_SCHEMA_VERSION } from "./migrations.js";
 import { openPool } from "./open-pool.js";
 import { PgSession } from "./pg-session.js";
@@ -129,6 +132,10 @@ export class PostgresStore extends PostgresHistoryAndPlans implements Store {
 
   releaseLease(name: string, holder: string): Promise<void> {
     return records.releaseLease(this.session, name, holder);
+  }
+
+  lockIndexing(waitMs: number): Promise<IndexingLock> {
+    return lockIndexing(this.session, this.project, waitMs);
   }
 
   async removeResource(resourceId: string): Promise<number> {
@@ -356,6 +363,23 @@ export class PostgresStore extends PostgresHistoryAndPlans implements Store {
     if (this.closed) return;
     this.closed = true;
     await this.session.pool.end();
+  }
+}
+
+/**
+ * Drops a schema with everything in it (a temporary one, as `ctx eval --db`
+ * makes): the extension pgvector lives in public and stays.
+ */
+export async function dropSchema(url: string, schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
+  client.on("error", () => {});
+  try {
+    await client.connect();
+    await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  } catch (error) {
+    throw explainPgError(maskUrl(url), error);
+  } finally {
+    await client.end().catch(() => {});
   }
 }
 
