@@ -87,7 +87,7 @@ async function checkServer(client: pg.Client, options: PoolOptions): Promise<voi
   if (row && Number(row.num) < minimum) {
     throw new StoreError(
       options.location,
-      `PostgreSQL ${row.version} is too old: ctx needs ${Math.floor(minimum / 10000)} or later; upgrade the server or use the SQLite index (--db with a file path)`,
+      `PostgreSQL ${row.version.split(" ")[0]} is too old: ctx needs ${Math.floor(minimum / 10000)} or later; upgrade the server or use the SQLite index (--db with a file path)`,
     );
   }
 }
