@@ -15,7 +15,7 @@ export const TEST_DATABASE_URL =
   process.env.CTX_TEST_DATABASE_URL ?? "postgres://postgres:ctx-test@127.0.0.1:55432/postgres";
 
 async function serverAnswers(url: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
   client.on("error", () => {});
   try {
     await client.connect();
@@ -47,6 +47,13 @@ export function freshSchema(): string {
 }
 
 const schemas = new Set<string>();
+
+/** A schema name no other test uses, dropped from the test server after the file. */
+export function scratchSchema(): string {
+  const schema = freshSchema();
+  schemas.add(schema);
+  return schema;
+}
 const opened: Store[] = [];
 
 afterEach(async () => {

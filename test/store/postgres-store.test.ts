@@ -4,7 +4,6 @@ import { describe, expect, it } from "vitest";
 import { IndexBusyError, StoreError } from "../../src/core/errors.js";
 import type { Store } from "../../src/core/store.js";
 import { PostgresStore } from "../../src/store/postgres/postgres-store.js";
-import { SqliteStore } from "../../src/store/sqlite/sqlite-store.js";
 import { queryTerms } from "../../src/text/code-tokenizer.js";
 import {
   adminQuery,

@@ -68,7 +68,9 @@ export function explainPgError(location: string, error: unknown): unknown {
   }
   if (
     (typeof code === "string" && SERVER_GONE.has(code)) ||
-    /Connection terminated|connection (is )?closed|terminating connection/i.test(text)
+    /Connection terminated|connection (is )?closed|terminating connection|not queryable|the database system is (shutting down|starting up)/i.test(
+      text,
+    )
   ) {
     return fail(
       "the PostgreSQL server closed the connection (it restarted or shut down); what was not committed was rolled back, so run the command again once the server is up and it goes on from there",

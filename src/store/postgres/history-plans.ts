@@ -8,6 +8,7 @@ import type {
   MessageMatch,
 } from "../../core/history.js";
 import type { Decision, DecisionToRecord, Plan } from "../../core/plans.js";
+import { filesOfMatchingCommits } from "./commit-messages.js";
 import * as history from "./history-queries.js";
 import type { PgSession } from "./pg-session.js";
 import * as plans from "./plan-queries.js";
@@ -75,7 +76,7 @@ export abstract class PostgresHistoryAndPlans {
     maxFiles: number,
     commits: number,
   ): Promise<MessageMatch[]> {
-    return history.filesOfMatchingCommits(this.session, resourceId, terms, maxFiles, commits);
+    return filesOfMatchingCommits(this.session, resourceId, terms, maxFiles, commits);
   }
 
   fileCommits(resourceId: string, path: string, limit: number): Promise<FileCommit[]> {

@@ -1,11 +1,13 @@
-import type pg from "pg";
 import { IndexBusyError } from "../../core/errors.js";
 import type { IndexingLock } from "../../core/store.js";
 import { explainPgError } from "./connection-errors.js";
 import type { PgSession } from "./pg-session.js";
 
-/** First key of ctx's advisory locks (the second is the project's id). */
-const INDEXING_LOCK_CLASS = 0x637478; // "ctx"
+/**
+ * The lock's two keys: the schema (project ids restart at 1 in each schema of
+ * the database) and the project's id.
+ */
+const LOCK_KEY = "hashtext('ctx index ' || $1::text), $2::integer";
 
 /** Another process holds the project's indexing lock (a `ctx index`, a query's refresh, a server). */
 export class ProjectBeingIndexedError extends IndexBusyError {
@@ -25,15 +27,10 @@ export async function lockIndexing(
   project: string,
   waitMs: number,
 ): Promise<IndexingLock> {
-  let client: pg.PoolClient;
-  try {
-    client = await session.pool.connect();
-  } catch (error) {
-    throw explainPgError(session.location, error);
-  }
+  const client = await session.connect();
   try {
     await client.query(`SET lock_timeout = ${Math.max(1, Math.trunc(waitMs))}`);
-    await client.query("SELECT pg_advisory_lock($1, $2)", [INDEXING_LOCK_CLASS, session.projectId]);
+    await client.query(`SELECT pg_advisory_lock(${LOCK_KEY})`, [session.schema, session.projectId]);
     await client.query("SET lock_timeout = 0");
   } catch (error) {
     const busy = (error as { code?: unknown }).code === "55P03";
@@ -43,13 +40,19 @@ export async function lockIndexing(
     throw explainPgError(session.location, error);
   }
   let released = false;
+  const lost = (error: unknown) => {
+    if (!released) session.lockLost = error;
+  };
+  client.on("error", lost);
   return {
     async release() {
       if (released) return;
       released = true;
+      client.off("error", lost);
+      session.lockLost = null;
       try {
-        await client.query("SELECT pg_advisory_unlock($1, $2)", [
-          INDEXING_LOCK_CLASS,
+        await client.query(`SELECT pg_advisory_unlock(${LOCK_KEY})`, [
+          session.schema,
           session.projectId,
         ]);
         client.release();

@@ -104,7 +104,7 @@ export class PostgresStore extends PostgresHistoryAndPlans implements Store {
         : {}),
     });
     return new PostgresStore(
-      new PgSession(pool, projectId, location),
+      new PgSession(pool, projectId, location, schema),
       options.fieldWeights ?? DEFAULT_FIELD_WEIGHTS,
       { schema, project: options.project, iterativeScan: atLeast(pgvectorVersion, [0, 8]) },
     );
