@@ -1,5 +1,5 @@
 import type { MessageMatch } from "../../core/history.js";
-import { bm25Sql, idf, queryTokens } from "./bm25.js";
+import { bm25Sql, queryTokens } from "./bm25.js";
 import type { PgSession, Queryable } from "./pg-session.js";
 
 // Commit messages searched by word, ranked as the SQLite store's commit_messages
@@ -14,6 +14,8 @@ const COMMIT_TERMS = {
   id: "commit_id",
   tf: ["tf_subject", "tf_body"],
   length: "message_length",
+  rows: "commit_messages",
+  tokens: "commit_tokens",
 } as const;
 
 export async function addMessageStats(
@@ -44,38 +46,12 @@ export async function filesOfMatchingCommits(
   if (terms.length === 0 || commits <= 0) return [];
   const tokens = queryTokens(terms);
   if (tokens.length === 0) return [];
-  const { projectId } = session;
-  const stats = await session.row<{ messages: number; tokens: number }>(
-    "SELECT commit_messages AS messages, commit_tokens AS tokens FROM ctx_projects WHERE id = $1",
-    [projectId],
-  );
-  const rows = stats?.messages ?? 0;
-  if (rows === 0) return [];
-  const hits = new Map(
-    (
-      await session.rows<{ term: string; hits: number }>(
-        `SELECT q.term, (SELECT count(*) FROM commit_terms p WHERE p.project_id = $1 AND p.term = q.term) AS hits
-         FROM unnest($2::text[]) AS q(term)`,
-        [projectId, [...new Set(tokens)]],
-      )
-    ).map((row) => [row.term, row.hits]),
-  );
   return session.rows<MessageMatch>(
     `SELECT c.lineage AS path, hits.score, m.file_count AS files, m.subject
-       FROM (${bm25Sql(COMMIT_TERMS)} ORDER BY score DESC, id LIMIT $7) AS hits
-       JOIN history_commits m ON m.id = hits.id AND m.resource_id = $8 AND m.file_count <= $9
+       FROM (${bm25Sql(COMMIT_TERMS)} ORDER BY score DESC, id LIMIT $5) AS hits
+       JOIN history_commits m ON m.id = hits.id AND m.resource_id = $6 AND m.file_count <= $7
        JOIN history_changes c ON c.commit_id = hits.id
       ORDER BY hits.score DESC, c.lineage COLLATE "C"`,
-    [
-      projectId,
-      tokens,
-      tokens.map((token) => idf(rows, hits.get(token) ?? 0)),
-      (stats?.tokens ?? 0) / rows || 1,
-      SUBJECT_WEIGHT,
-      BODY_WEIGHT,
-      commits,
-      resourceId,
-      maxFiles,
-    ],
+    [session.projectId, tokens, SUBJECT_WEIGHT, BODY_WEIGHT, commits, resourceId, maxFiles],
   );
 }

@@ -1,6 +1,6 @@
 import type { ChunkContextUpdate } from "../../core/store.js";
 import type { FieldWeights, TextHit, TextQuery } from "../../core/text-backend.js";
-import { bm25Sql, countFields, idf, queryTokens } from "./bm25.js";
+import { bm25Sql, countFields, queryTokens } from "./bm25.js";
 import { addTextStats } from "./document-writes.js";
 import type { PgSession } from "./pg-session.js";
 import { rowsOf } from "./pg-session.js";
@@ -11,6 +11,8 @@ const CHUNK_TERMS = {
   id: "chunk_id",
   tf: ["tf_path", "tf_symbols", "tf_context", "tf_body"],
   length: "text_length",
+  rows: "text_chunks",
+  tokens: "text_tokens",
 } as const;
 
 /**
@@ -26,39 +28,18 @@ export async function searchChunks(
   if (query.terms.length === 0 || query.limit <= 0) return [];
   const tokens = queryTokens(query.terms);
   if (tokens.length === 0) return [];
-  const { projectId } = session;
-  const stats = await session.row<{ chunks: number; tokens: number }>(
-    "SELECT text_chunks AS chunks, text_tokens AS tokens FROM ctx_projects WHERE id = $1",
-    [projectId],
-  );
-  const rows = stats?.chunks ?? 0;
-  if (rows === 0) return [];
-  const distinct = [...new Set(tokens)];
-  const hits = new Map(
-    (
-      await session.rows<{ term: string; hits: number }>(
-        `SELECT q.term, (SELECT count(*) FROM chunk_terms p WHERE p.project_id = $1 AND p.term = q.term) AS hits
-         FROM unnest($2::text[]) AS q(term)`,
-        [projectId, distinct],
-      )
-    ).map((row) => [row.term, row.hits]),
-  );
-  const idfs = tokens.map((token) => idf(rows, hits.get(token) ?? 0));
-  const averageLength = (stats?.tokens ?? 0) / rows || 1;
   const prefixes = query.pathPrefixes ?? [];
-  const paths = pgPathFilter(prefixes, 10);
+  const paths = pgPathFilter(prefixes, 8);
   const filter =
     prefixes.length === 0
       ? ""
       : `WHERE p.chunk_id IN (SELECT c.id FROM chunks c JOIN documents d ON d.id = c.document_id
                              WHERE c.project_id = $1 AND ${paths.sql})`;
   const ranked = await session.rows<{ id: number; score: number }>(
-    `${bm25Sql(CHUNK_TERMS, filter)} ORDER BY score DESC, id LIMIT $9`,
+    `${bm25Sql(CHUNK_TERMS, filter)} ORDER BY score DESC, id LIMIT $7`,
     [
-      projectId,
+      session.projectId,
       tokens,
-      idfs,
-      averageLength,
       weights.path,
       weights.symbols,
       weights.context,
