@@ -5,6 +5,7 @@ import { VERSION } from "../version.js";
 import { registerEvalCommand } from "./commands/eval-command.js";
 import { registerIndexCommand } from "./commands/index-command.js";
 import { registerMapCommand } from "./commands/map-command.js";
+import { registerMigrateCommand } from "./commands/migrate-command.js";
 import { registerPlanCommand } from "./commands/plan-command.js";
 import { registerProjectCommand } from "./commands/project-command.js";
 import { registerQueryCommand } from "./commands/query-command.js";
@@ -44,6 +45,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   registerMapCommand(program, run);
   registerStatusCommand(program, run);
   registerEvalCommand(program, run);
+  registerMigrateCommand(program, run);
   registerStrategiesCommand(program, run);
   registerProjectCommand(program, run);
   registerPlanCommand(program, run);

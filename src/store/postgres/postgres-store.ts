@@ -42,6 +42,7 @@ import { lockIndexing } from "./indexing-lock.js";
 import { PG_SCHEMA_VERSION } from "./migrations.js";
 import { openPool } from "./open-pool.js";
 import { PgSession } from "./pg-session.js";
+import { type ImportedPlan, importPlans } from "./plan-import.js";
 import * as records from "./project-records.js";
 import { PG_CHUNK_COLUMNS, type PgChunkRow, toStoredChunk } from "./rows.js";
 import { chunkRows, searchChunks, updateChunkContexts } from "./text-search.js";
@@ -136,6 +137,30 @@ export class PostgresStore extends PostgresHistoryAndPlans implements Store {
 
   lockIndexing(waitMs: number): Promise<IndexingLock> {
     return lockIndexing(this.session, this.project, waitMs);
+  }
+
+  /** Records a resource as another index holds it, its id kept (for `ctx migrate`). */
+  async importResource(resource: Resource): Promise<void> {
+    await this.session.rows(
+      `INSERT INTO resources (project_id, id, root, kind, added_at, last_indexed_at, skipped)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)
+       ON CONFLICT (project_id, id) DO UPDATE SET root = excluded.root, kind = excluded.kind,
+         last_indexed_at = excluded.last_indexed_at, skipped = excluded.skipped`,
+      [
+        this.session.projectId,
+        resource.id,
+        resource.root,
+        resource.kind,
+        resource.addedAt,
+        resource.lastIndexedAt,
+        JSON.stringify(resource.skipped),
+      ],
+    );
+  }
+
+  /** Copies plans as another index holds them (new ids, parents followed), with their decisions. */
+  importPlans(plans: readonly ImportedPlan[]): Promise<void> {
+    return importPlans(this.session, plans);
   }
 
   async removeResource(resourceId: string): Promise<number> {
