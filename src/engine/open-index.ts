@@ -3,7 +3,6 @@ import type { ResolvedConfig } from "../config/resolved-config.js";
 import type { BreakerRecord } from "../core/breaker.js";
 import type { Store } from "../core/store.js";
 import { isPostgresUrl } from "../store/postgres/connection-errors.js";
-import { PostgresStore } from "../store/postgres/postgres-store.js";
 import { SqliteStore } from "../store/sqlite/sqlite-store.js";
 import { ignoreIndexFolder } from "./engine-files.js";
 import { followProject } from "./project-roots.js";
@@ -65,6 +64,8 @@ async function openServerIndex(
   config: ResolvedConfig,
   ifMissing: "create" | "fail" | "in-memory",
 ): Promise<OpenedIndex> {
+  // Loaded only here: the PostgreSQL client stays out of every command that uses the file.
+  const { PostgresStore } = await import("../store/postgres/postgres-store.js");
   const store = await PostgresStore.open(url, {
     project,
     schema: config.storeServer.schema,

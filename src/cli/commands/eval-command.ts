@@ -12,7 +12,6 @@ import { pipelineRanker } from "../../eval/pipeline-ranker.js";
 import { type EvalReport, runEval } from "../../eval/run-eval.js";
 import { createReranker } from "../../rerank/rerank-settings.js";
 import { isPostgresUrl, maskUrl } from "../../store/postgres/connection-errors.js";
-import { dropSchema, PostgresStore } from "../../store/postgres/postgres-store.js";
 import { SqliteStore } from "../../store/sqlite/sqlite-store.js";
 import { createTokenCounter } from "../../tokens/create-counter.js";
 import { collect, positiveIntegerList } from "../parse-options.js";
@@ -87,6 +86,7 @@ export function registerEvalCommand(
             )
           : undefined;
         const server = evalServer(flags.db);
+        const postgres = server ? await import("../../store/postgres/postgres-store.js") : null;
         let report: EvalReport;
         try {
           report = await runEval(dataset, {
@@ -95,8 +95,8 @@ export function registerEvalCommand(
             ks: flags.k,
             counter,
             openStore: (file) =>
-              server
-                ? PostgresStore.open(server.url, {
+              server && postgres
+                ? postgres.PostgresStore.open(server.url, {
                     project: "eval",
                     schema: server.schema,
                   })
@@ -105,7 +105,7 @@ export function registerEvalCommand(
             ...(embedder ? { embedder } : {}),
           });
         } finally {
-          if (server) await dropSchema(server.url, server.schema);
+          if (server && postgres) await postgres.dropSchema(server.url, server.schema);
         }
         process.stdout.write(
           flags.json

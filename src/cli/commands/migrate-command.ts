@@ -3,7 +3,6 @@ import type { Command } from "commander";
 import { loadConfig } from "../../config/load-config.js";
 import { UsageError } from "../../core/errors.js";
 import { findProjectRoot } from "../../engine/locate-project.js";
-import { migrateIndex } from "../../engine/migrate-index.js";
 import { isPostgresUrl, maskUrl } from "../../store/postgres/connection-errors.js";
 
 interface MigrateFlags {
@@ -32,6 +31,7 @@ export function registerMigrateCommand(
         const root = findProjectRoot(process.cwd());
         const config = await loadConfig(root);
         const project = config.storeServer.project ?? `local/${basename(root)}`;
+        const { migrateIndex } = await import("../../engine/migrate-index.js");
         const report = await migrateIndex(resolve(flags.from), flags.to, {
           project,
           schema: config.storeServer.schema,
