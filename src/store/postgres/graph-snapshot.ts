@@ -3,6 +3,7 @@ import type {
   GraphFileKey,
   GraphFileRecord,
   GraphImport,
+  GraphReference,
   ImportTarget,
   KnownGraphFiles,
   ReferenceKind,
@@ -11,6 +12,13 @@ import { graphFileKey } from "../../core/graph.js";
 import { type PgSession, type Queryable, rowsOf } from "./pg-session.js";
 
 type DocumentRow = { id: number } & GraphFileKey & { language: string };
+
+/** A file's record while its rows are read in. */
+interface FileBeingRead extends GraphFileRecord {
+  definitions: GraphDefinition[];
+  references: GraphReference[];
+  imports: GraphImport[];
+}
 
 interface ImportRow {
   documentId: number;
@@ -130,14 +138,7 @@ async function recordsOf(
 ): Promise<GraphFileRecord[]> {
   if (documents.length === 0) return [];
   const ids = documents.map((document) => document.id);
-  const files = new Map<
-    number,
-    GraphFileRecord & {
-      definitions: GraphDefinition[];
-      references: GraphFileRecord["references"][number][];
-      imports: GraphImport[];
-    }
-  >();
+  const files = new Map<number, FileBeingRead>();
   for (const { id, resourceId, path, language } of documents) {
     files.set(id, { resourceId, path, language, definitions: [], references: [], imports: [] });
   }
