@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import Database from "better-sqlite3";
 import type { BreakerRecord } from "../../core/breaker.js";
 import { IndexMissingError, StoreError } from "../../core/errors.js";
-import type { FileGraph, ImportTarget, ReferenceKind, SymbolKind } from "../../core/graph.js";
+import type { FileGraph, ImportTarget, SymbolKind } from "../../core/graph.js";
 import type { CommitRecord } from "../../core/history.js";
 import type { DecisionToRecord } from "../../core/plans.js";
 import type {
@@ -15,6 +15,7 @@ import type {
 import type { ChunkKind, Resource, StoredChunk } from "../../core/types.js";
 import { emptySkipCounts, type SkipCounts } from "../../core/types.js";
 import { SCHEMA_VERSION } from "./migrations.js";
+import { unpackReferences } from "./reference-lists.js";
 import { loadVectorExtension } from "./vector-extension.js";
 
 /** A plan as stored, with its decisions, for copying elsewhere. */
@@ -188,11 +189,10 @@ export class SqliteIndexReader {
       signature: string;
       doc: string;
     }[];
-    const references = this.db
-      .prepare(
-        "SELECT name, kind, lines FROM graph_references WHERE document_id = ? ORDER BY rowid",
-      )
-      .all(documentId) as { name: string; kind: ReferenceKind; lines: string }[];
+    const packed = this.db
+      .prepare("SELECT refs FROM graph_reference_lists WHERE document_id = ?")
+      .pluck()
+      .get(documentId) as string | undefined;
     const imports = this.db
       .prepare(
         "SELECT specifier, line, names, targets, reexport FROM graph_imports WHERE document_id = ? ORDER BY rowid",
@@ -206,11 +206,7 @@ export class SqliteIndexReader {
     }[];
     return {
       definitions: definitions.map((d) => ({ ...d, ...(d.doc === "" ? {} : { doc: d.doc }) })),
-      references: references.map((r) => ({
-        name: r.name,
-        kind: r.kind,
-        lines: r.lines.split(",").map(Number),
-      })),
+      references: unpackReferences(packed ?? ""),
       imports: imports.map((i) => ({
         specifier: i.specifier,
         line: i.line,
