@@ -57,6 +57,7 @@ export {
 export type { SymbolReferences } from "./engine/symbol-lookup.js";
 export { readBeirDataset } from "./eval/beir.js";
 export { type EvalOptions, type EvalReport, runEval } from "./eval/run-eval.js";
+export { PostgresStore, type PostgresStoreOptions } from "./store/postgres/postgres-store.js";
 export { SqliteStore } from "./store/sqlite/sqlite-store.js";
 export { SimpleKeywordStrategy } from "./strategies/builtins/simple-keyword.js";
 export type { StrategyRun } from "./strategies/provenance.js";

@@ -25,11 +25,12 @@ describe("layering", () => {
     expect(outside).toEqual([]);
   });
 
-  it("only the engine and the CLI pick adapters (SQLite store, worker threads)", () => {
+  it("only the engine and the CLI pick adapters (SQLite and PostgreSQL stores, worker threads)", () => {
     const adapterImports = importsOf(SRC).filter(
       ({ file, specifier }) =>
-        specifier.includes("store/sqlite/") &&
+        /store\/(sqlite|postgres)\//.test(specifier) &&
         !file.includes(`${join(SRC, "store", "sqlite")}`) &&
+        !file.includes(`${join(SRC, "store", "postgres")}`) &&
         !file.includes(`${join(SRC, "engine")}`) &&
         !file.includes(`${join(SRC, "cli")}`) &&
         !file.endsWith("index.ts"),

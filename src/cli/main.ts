@@ -7,6 +7,7 @@ import { registerHookCommand } from "./commands/hook-command.js";
 import { registerIndexCommand } from "./commands/index-command.js";
 import { registerInitCommand } from "./commands/init-command.js";
 import { registerMapCommand } from "./commands/map-command.js";
+import { registerMigrateCommand } from "./commands/migrate-command.js";
 import { registerPlanCommand } from "./commands/plan-command.js";
 import { registerProjectCommand } from "./commands/project-command.js";
 import { registerQueryCommand } from "./commands/query-command.js";
@@ -49,6 +50,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   registerMapCommand(program, run);
   registerStatusCommand(program, run);
   registerEvalCommand(program, run);
+  registerMigrateCommand(program, run);
   registerStrategiesCommand(program, run);
   registerProjectCommand(program, run);
   registerPlanCommand(program, run);

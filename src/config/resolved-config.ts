@@ -33,6 +33,12 @@ export interface ResolvedConfig {
   readonly tiers: { readonly hot: readonly string[]; readonly hotShare: number };
   /** Relative to the project root unless absolute. */
   readonly storePath: string;
+  /** `[store]` on a PostgreSQL server: its URL (null: the index file), schema and project name. */
+  readonly storeServer: {
+    readonly url: string | null;
+    readonly schema: string;
+    readonly project: string | null;
+  };
   readonly fieldWeights: FieldWeights;
   readonly query: { readonly budget: number; readonly format: OutputFormat };
   /** `[watch]`: how `ctx serve` and `ctx watch` batch the changes they see. */
@@ -48,6 +54,8 @@ export interface ResolvedConfig {
 }
 
 export const DEFAULT_STORE_PATH = ".ctx/index.db";
+/** The schema a PostgreSQL index lives in unless `[store] schema` says otherwise. */
+export const DEFAULT_SERVER_SCHEMA = "ctx";
 /** Instructions written for agents: what every answer should carry. */
 export const DEFAULT_HOT_FILES: readonly string[] = ["AGENTS.md", "CLAUDE.md"];
 export const DEFAULT_HOT_SHARE = 0.15;
@@ -87,6 +95,11 @@ export function resolveConfig(
       hotShare: merged.tiers?.hot_share ?? DEFAULT_HOT_SHARE,
     },
     storePath: merged.store?.path ?? DEFAULT_STORE_PATH,
+    storeServer: {
+      url: merged.store?.url ?? null,
+      schema: merged.store?.schema ?? DEFAULT_SERVER_SCHEMA,
+      project: merged.store?.project ?? null,
+    },
     fieldWeights: { ...DEFAULT_FIELD_WEIGHTS, ...weights },
     query: { budget: merged.query?.budget ?? 8000, format: merged.query?.format ?? "markdown" },
     watch: {

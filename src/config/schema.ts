@@ -79,6 +79,18 @@ export const configFileSchema = z.strictObject({
     .strictObject({
       /** Index file, relative to the project root (default .ctx/index.db). */
       path: z.string().min(1).optional(),
+      /** A PostgreSQL server to keep the index in instead (postgres://user@host/db); CTX_DATABASE_URL wins. */
+      url: z
+        .string()
+        .regex(/^postgres(ql)?:\/\//i, "must be a postgres:// URL")
+        .optional(),
+      /** The database schema of the index on that server (default ctx). */
+      schema: z
+        .string()
+        .regex(/^[a-z_][a-z0-9_]{0,62}$/, "must be lower-case letters, digits and _")
+        .optional(),
+      /** The project's name in a shared index (default local/<folder name>). */
+      project: z.string().min(1).optional(),
     })
     .optional(),
   search: z

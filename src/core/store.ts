@@ -125,6 +125,11 @@ export interface ProjectRecord {
   readonly updatedAt: string | null;
 }
 
+/** The right to index a project, held by one indexer at a time until released. */
+export interface IndexingLock {
+  release(): Promise<void>;
+}
+
 /**
  * Persistent index: resources, documents, chunks and their full-text index.
  * SQL dialects stay inside adapters; the core only sees this interface.
@@ -153,6 +158,13 @@ export interface Store extends TextBackend, GraphBackend, HistoryStore, PlanStor
   takeLease(name: string, holder: string, expiryMs: number): Promise<boolean>;
   /** Gives the named lease up, if `holder` holds it. */
   releaseLease(name: string, holder: string): Promise<void>;
+  /**
+   * Taken by an index run for its whole length: a second indexer of the project
+   * waits up to `waitMs`, then fails with an IndexBusyError (a query's refresh
+   * then answers from the index as it is). Readers never wait. A store whose
+   * every write batch serializes writers on its own may hand out a lock that holds nothing.
+   */
+  lockIndexing(waitMs: number): Promise<IndexingLock>;
   /** Removes a resource with all its documents; returns how many documents went. */
   removeResource(resourceId: string): Promise<number>;
   /** Records a finished index run of a resource and what it skipped. */

@@ -38,7 +38,7 @@ import type {
 import { CachedGraphSource } from "./graph-source.js";
 import { hotTier } from "./hot-files.js";
 import { scopeOf } from "./index-scope.js";
-import { findProjectRoot, indexPathFor } from "./locate-project.js";
+import { findProjectRoot, storeLocationFor } from "./locate-project.js";
 import { openIndex } from "./open-index.js";
 import { type PinnedFile, pinnedFiles } from "./pinned-files.js";
 import { coveredRoots, forgetRoot } from "./project-roots.js";
@@ -115,9 +115,10 @@ export class ContextEngine {
       { arce: config.arce, navigator: config.navigator },
       options.strategies,
     );
-    const indexPath = indexPathFor(root, config.storePath, options.db, cwd);
-    const project = `local/${basename(root)}`;
-    const opened = await openIndex(root, indexPath, project, config, options.ifMissing ?? "create");
+    const env = options.env ?? process.env;
+    const location = storeLocationFor(root, config, options.db, cwd, env);
+    const project = config.storeServer.project ?? `local/${basename(root)}`;
+    const opened = await openIndex(root, location, project, config, options.ifMissing ?? "create");
     const { store } = opened;
     const breakers = new ProjectBreakers(config.strategies.settingsFor, opened.breakers, {
       save: (record) => store.saveBreaker(project, record),
@@ -131,7 +132,7 @@ export class ContextEngine {
     return new ContextEngine(
       root,
       project,
-      indexPath,
+      opened.location,
       config,
       store,
       pipeline,

@@ -1,7 +1,9 @@
 import { existsSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { PROJECT_CONFIG_FILE } from "../config/load-config.js";
-import { PathNotFoundError } from "../core/errors.js";
+import type { ResolvedConfig } from "../config/resolved-config.js";
+import { PathNotFoundError, UsageError } from "../core/errors.js";
+import { isPostgresUrl, maskUrl } from "../store/postgres/connection-errors.js";
 
 /**
  * The project a command works on: the nearest folder at or above `start` that
@@ -29,6 +31,32 @@ export function indexPathFor(
 ): string {
   if (dbFlag !== undefined) return resolve(cwd, dbFlag);
   return isAbsolute(configuredPath) ? configuredPath : join(root, configuredPath);
+}
+
+/**
+ * Where the index lives: `--db` (a file, relative to the working folder, or a
+ * postgres:// URL), else `CTX_DATABASE_URL`, else `[store] url`, else the
+ * configured file under the root.
+ */
+export function storeLocationFor(
+  root: string,
+  config: Pick<ResolvedConfig, "storePath" | "storeServer">,
+  dbFlag: string | undefined,
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): string {
+  if (dbFlag !== undefined && isPostgresUrl(dbFlag)) return dbFlag;
+  if (dbFlag !== undefined) return indexPathFor(root, config.storePath, dbFlag, cwd);
+  const url = env.CTX_DATABASE_URL || config.storeServer.url;
+  if (url) {
+    if (!isPostgresUrl(url)) {
+      throw new UsageError(
+        `CTX_DATABASE_URL must be a postgres:// URL, got ${maskUrl(url)}; unset it to use the index file`,
+      );
+    }
+    return url;
+  }
+  return indexPathFor(root, config.storePath, undefined, cwd);
 }
 
 function nearestAncestor(start: string, test: (dir: string) => boolean): string | null {

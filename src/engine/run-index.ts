@@ -123,7 +123,13 @@ async function aliasesKey(store: Store, roots: readonly string[]): Promise<strin
     .slice(0, 12);
 }
 
-/** Indexes the roots, then brings every chunk's context in line with the chosen generator. */
+/** How long a second indexer of a project waits for the first before it gives up. */
+export const INDEXING_WAIT_MS = 5000;
+
+/**
+ * Indexes the roots, then brings every chunk's context in line with the chosen
+ * generator, holding the project's indexing lock throughout.
+ */
 export async function runIndex(
   roots: readonly string[],
   store: Store,
@@ -133,6 +139,21 @@ export async function runIndex(
 ): Promise<IndexRunReport> {
   // Before any work: a generator that cannot load would fail only after every file was read.
   assertGeneratorInstalled(options.choice);
+  const lock = await store.lockIndexing(INDEXING_WAIT_MS);
+  try {
+    return await indexUnderLock(roots, store, config, counter, options);
+  } finally {
+    await lock.release();
+  }
+}
+
+async function indexUnderLock(
+  roots: readonly string[],
+  store: Store,
+  config: ResolvedConfig,
+  counter: TokenCounter,
+  options: IndexRunOptions,
+): Promise<IndexRunReport> {
   const aliases = config.graph ? await aliasesKey(store, roots) : "";
   const ingest = ingestKey(config.chunking, counter.name, config.graph, aliases);
   // An empty store holds no stale chunks: recorded first, so a run interrupted

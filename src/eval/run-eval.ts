@@ -22,8 +22,8 @@ export interface EvalOptions {
   /** Cut-offs for Pass@k and tokens per query; nDCG and MRR are always @10. */
   readonly ks: readonly number[];
   readonly counter: TokenCounter;
-  /** Opens an empty store at a file path; the harness deletes the file afterwards. */
-  readonly openStore: (file: string) => Store;
+  /** Opens an empty store at a file path (or elsewhere); the harness deletes the file afterwards. */
+  readonly openStore: (file: string) => Store | Promise<Store>;
   readonly onProgress?: (phase: "index" | "query", done: number, total: number) => void;
   /** Writes a context for every unit (its document from documents.jsonl) before ranking. */
   readonly contextualize?: ContextGenerator;
@@ -76,7 +76,13 @@ export interface EvalReport {
  */
 export async function runEval(dataset: BeirDataset, options: EvalOptions): Promise<EvalReport> {
   const dir = mkdtempSync(join(tmpdir(), "ctx-eval-"));
-  const store = options.openStore(join(dir, "eval.db"));
+  let store: Store;
+  try {
+    store = await options.openStore(join(dir, "eval.db"));
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
   try {
     const indexStart = performance.now();
     const unitTokens = await indexCorpus(store, dataset, options);

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { HistoryBatch, HistoryStore } from "../../src/core/history.js";
+import type { Store } from "../../src/core/store.js";
 import type { Resource } from "../../src/core/types.js";
 import { LogParser, logArguments } from "../../src/history/git-log.js";
 import {
@@ -13,6 +14,7 @@ import {
 import { ingestHistories, ingestHistory } from "../../src/history/ingest-history.js";
 import { SqliteStore } from "../../src/store/sqlite/sqlite-store.js";
 import { Repo } from "../helpers/git-history.js";
+import { STORE_ADAPTER_ROWS, type StoreAdapter, sqliteAdapter } from "../helpers/store-adapters.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
 const stores: SqliteStore[] = [];
@@ -21,26 +23,19 @@ afterEach(async () => {
 });
 
 /** Every store adapter: the history contract is the same for each. */
-const ADAPTERS: [string, () => SqliteStore][] = [
-  [
-    "sqlite",
-    () => SqliteStore.open(join(tempDir("ctx-history-db-"), "index.db"), { create: true }),
-  ],
-];
-let openStore = (ADAPTERS[0] as [string, () => SqliteStore])[1];
+let adapter: StoreAdapter = sqliteAdapter;
 
-async function storeFor(root: string): Promise<{ store: SqliteStore; resource: Resource }> {
-  const store = openStore();
-  stores.push(store);
+async function storeFor(root: string): Promise<{ store: Store; resource: Resource }> {
+  const store = await adapter.place().open();
   return { store, resource: await store.ensureResource(root, "git") };
 }
 
 const lines = (n: number, tag = "line") =>
   Array.from({ length: n }, (_, i) => `${tag} ${i}`).join("\n");
 
-describe.each(ADAPTERS)("git history ingestion (%s store)", (_name, open) => {
+describe.each(STORE_ADAPTER_ROWS)("git history ingestion (%s store)", (name, each) => {
   beforeAll(() => {
-    openStore = open;
+    adapter = each;
   });
 
   it("stores each commit with its author, date, message and per-file line counts", async () => {
@@ -188,30 +183,35 @@ describe.each(ADAPTERS)("git history ingestion (%s store)", (_name, open) => {
     expect(await matches(["labels"])).toEqual([]);
   });
 
-  it("makes the messages of a history stored before they were searchable searchable", async () => {
-    const repo = new Repo();
-    repo.commit("Refund vouchers", { "src/a.ts": "a" });
-    const file = join(tempDir("ctx-history-db-"), "index.db");
-    const store = SqliteStore.open(file, { create: true });
-    const resource = await store.ensureResource(repo.root, "git");
-    await ingestHistory(store, resource, DEFAULT_HISTORY_SETTINGS);
-    await store.close();
-    // Back to schema 10, the last without the message index.
-    const db = new Database(file);
-    db.exec(`DROP TRIGGER commit_message_gone; DROP TABLE commit_messages;
+  it.runIf(name === "sqlite")(
+    "makes the messages of a history stored before they were searchable searchable",
+    async () => {
+      const repo = new Repo();
+      repo.commit("Refund vouchers", { "src/a.ts": "a" });
+      const file = join(tempDir("ctx-history-db-"), "index.db");
+      const store = SqliteStore.open(file, { create: true });
+      const resource = await store.ensureResource(repo.root, "git");
+      await ingestHistory(store, resource, DEFAULT_HISTORY_SETTINGS);
+      await store.close();
+      // Back to schema 10, the last without the message index.
+      const db = new Database(file);
+      db.exec(`DROP TRIGGER commit_message_gone; DROP TABLE commit_messages;
       ALTER TABLE graph_definitions DROP COLUMN doc;
       DROP TRIGGER graph_reference_list_gone; DROP TABLE graph_reference_names;
       DROP TABLE graph_reference_lists;
       CREATE TABLE graph_references (document_id INTEGER NOT NULL, name TEXT NOT NULL,
         kind TEXT NOT NULL, lines TEXT NOT NULL);
       UPDATE ctx_meta SET value = '10' WHERE key = 'schema_version';`);
-    db.close();
-    const reopened = SqliteStore.open(file, { create: false });
-    stores.push(reopened);
-    expect(
-      (await reopened.filesOfMatchingCommits(resource.id, ["vouchers"], 30, 10)).map((m) => m.path),
-    ).toEqual(["src/a.ts"]);
-  });
+      db.close();
+      const reopened = SqliteStore.open(file, { create: false });
+      stores.push(reopened);
+      expect(
+        (await reopened.filesOfMatchingCommits(resource.id, ["vouchers"], 30, 10)).map(
+          (m) => m.path,
+        ),
+      ).toEqual(["src/a.ts"]);
+    },
+  );
 
   it("keeps the newest max_commits, and follows a change of the limits", async () => {
     const repo = new Repo();
@@ -305,7 +305,7 @@ describe.each(ADAPTERS)("git history ingestion (%s store)", (_name, open) => {
     const { store, resource } = await storeFor(repo.root);
     let writes = 0;
     // The store as it is, but the second write fails as if the process died there.
-    const failing: HistoryStore = Object.assign(Object.create(store) as SqliteStore, {
+    const failing: HistoryStore = Object.assign(Object.create(store) as Store, {
       writeHistory: async (batch: HistoryBatch) => {
         if (++writes === 2) throw new Error("killed");
         await store.writeHistory(batch);

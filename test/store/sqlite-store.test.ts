@@ -2,18 +2,11 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import {
-  IndexBusyError,
-  IndexMissingError,
-  SchemaTooNewError,
-  StoreError,
-} from "../../src/core/errors.js";
-import { graphFileKey } from "../../src/core/graph.js";
+import { IndexBusyError, StoreError } from "../../src/core/errors.js";
 import type { DocumentToStore } from "../../src/core/store.js";
 import { emptySkipCounts } from "../../src/core/types.js";
 import { withSearchText } from "../../src/ingest/search-text.js";
 import { documentSearchTexts } from "../../src/ingest/stored-search-text.js";
-import { SCHEMA_VERSION } from "../../src/store/sqlite/migrations.js";
 import { SqliteStore } from "../../src/store/sqlite/sqlite-store.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
@@ -60,36 +53,8 @@ async function rewrittenStore(count: number) {
   return { file, store, resource };
 }
 
+/** SQLite's own behaviour; what every store does is in store-contract.test.ts. */
 describe("SqliteStore", () => {
-  it("writes, replaces and removes documents with their full-text entries", async () => {
-    const file = join(tempDir(), "index.db");
-    const store = SqliteStore.open(file, { create: true });
-    const resource = await store.ensureResource("/repo", "git");
-    await store.writeDocuments([
-      document(resource.id, "src/retry.ts", "function retryWithBackoff() {}"),
-    ]);
-    await store.writeDocuments([
-      document(resource.id, "src/cache.ts", "function cacheLookup() {}"),
-    ]);
-
-    const hits = await store.searchText({ terms: ["backoff"], limit: 10 });
-    expect(hits.map((hit) => hit.chunk.path)).toEqual(["src/retry.ts"]);
-
-    await store.writeDocuments([
-      document(resource.id, "src/retry.ts", "function retryLinear() {}"),
-    ]);
-    expect(await store.searchText({ terms: ["backoff"], limit: 10 })).toEqual([]);
-    expect((await store.searchText({ terms: ["linear"], limit: 10 })).length).toBe(1);
-
-    const docs = await store.listDocuments(resource.id);
-    await store.removeDocuments(
-      docs.filter((doc) => doc.path === "src/cache.ts").map((doc) => doc.id),
-    );
-    expect(await store.searchText({ terms: ["cache"], limit: 10 })).toEqual([]);
-    expect((await store.stats()).documents).toBe(1);
-    await store.close();
-  });
-
   it("rewrites many documents and reclaims their old full-text rows when compacted", async () => {
     const file = join(tempDir(), "index.db");
     const store = SqliteStore.open(file, { create: true });
@@ -289,127 +254,6 @@ describe("SqliteStore", () => {
     await store.close();
   });
 
-  it("writes a batch of documents all or nothing, keeping what was stored", async () => {
-    const store = SqliteStore.open(join(tempDir(), "index.db"), { create: true });
-    const resource = await store.ensureResource("/repo", "git");
-    await store.writeDocuments([document(resource.id, "src/kept.ts", "function keptBefore() {}")]);
-
-    const batch = [
-      document(resource.id, "src/kept.ts", "function replacedInBatch() {}"),
-      document(resource.id, "src/added.ts", "function addedInBatch() {}"),
-      // A resource that does not exist fails the whole batch.
-      document("no-such-resource", "src/broken.ts", "function broken() {}"),
-    ];
-    await expect(store.writeDocuments(batch)).rejects.toThrow();
-
-    expect((await store.listDocuments(resource.id)).map((doc) => doc.path)).toEqual([
-      "src/kept.ts",
-    ]);
-    expect((await store.searchText({ terms: ["keptbefore"], limit: 10 })).length).toBe(1);
-    expect(await store.searchText({ terms: ["replacedinbatch"], limit: 10 })).toEqual([]);
-    await store.close();
-  });
-
-  it("lists only the chunks whose context key differs from the one asked about", async () => {
-    const store = SqliteStore.open(join(tempDir(), "index.db"), { create: true });
-    const resource = await store.ensureResource("/repo", "git");
-    await store.writeDocuments([
-      document(resource.id, "src/a.ts", "function alpha() {}"),
-      document(resource.id, "src/b.ts", "function beta() {}"),
-    ]);
-    const [first] = await store.listChunkContextStates();
-    if (!first) throw new Error("no chunks stored");
-    await store.updateChunkContexts([
-      {
-        chunkId: first.chunkId,
-        chunkHash: first.chunkHash,
-        context: "written by a model",
-        contextKey: "model-key",
-        contextStatus: "generated",
-        embedHash: "e",
-        search: { path: "src a ts", symbols: "", context: "written model", body: "alpha" },
-      },
-    ]);
-    expect((await store.listChunkContextStates()).map((state) => state.path)).toEqual([
-      "src/a.ts",
-      "src/b.ts",
-    ]);
-    const structural = await store.listChunkContextStates("structural:v1");
-    expect(structural.map((state) => [state.path, state.contextKey])).toEqual([
-      ["src/a.ts", "model-key"],
-    ]);
-    expect((await store.listChunkContextStates(null)).length).toBe(2);
-    await store.close();
-  });
-
-  it("leaves a chunk alone when a context arrives for text it no longer holds", async () => {
-    const store = SqliteStore.open(join(tempDir(), "index.db"), { create: true });
-    const resource = await store.ensureResource("/repo", "git");
-    await store.writeDocuments([document(resource.id, "src/a.ts", "function alpha() {}")]);
-    const [before] = await store.listChunkContextStates();
-    if (!before) throw new Error("no chunks stored");
-    // Another process re-indexes the file while a model writes the old chunk's context.
-    await store.writeDocuments([document(resource.id, "src/a.ts", "function gamma() {}")]);
-    const [after] = await store.listChunkContextStates();
-    expect(after?.chunkId).toBe(before.chunkId);
-    await store.updateChunkContexts([
-      {
-        chunkId: before.chunkId,
-        chunkHash: before.chunkHash,
-        context: "about alpha",
-        contextKey: "model-key",
-        contextStatus: "generated",
-        embedHash: "e",
-        search: { path: "src a ts", symbols: "", context: "about alpha", body: "alpha" },
-      },
-    ]);
-    expect(await store.searchText({ terms: ["alpha"], limit: 5 })).toEqual([]);
-    const [chunk] = await store.getChunks([before.chunkId]);
-    expect(chunk?.content).toBe("function gamma() {}");
-    expect(chunk?.contextStatus).toBe("structural");
-    expect((await store.searchText({ terms: ["gamma"], limit: 5 })).length).toBe(1);
-    await store.close();
-  });
-
-  it("reads the graph rows written after a generation, and those of the files using given names", async () => {
-    const store = SqliteStore.open(join(tempDir(), "index.db"), { create: true });
-    const resource = await store.ensureResource("/repo", "git");
-    const withGraph = (path: string, defines: string, uses: string): DocumentToStore => ({
-      ...document(resource.id, path, `function ${defines}() { ${uses}(); }`),
-      graph: {
-        definitions: [
-          { name: defines, kind: "function", startLine: 1, endLine: 1, parent: "", signature: "" },
-        ],
-        references: [{ name: uses, kind: "call", lines: [1] }],
-        imports: [],
-      },
-    });
-    await store.writeDocuments([
-      withGraph("src/a.ts", "alpha", "beta"),
-      withGraph("src/b.ts", "beta", "alpha"),
-    ]);
-    const before = await store.graphGeneration();
-    await store.writeDocuments([withGraph("src/c.ts", "gamma", "beta")]);
-    await store.writeDocuments([withGraph("src/a.ts", "alpha", "gamma")]);
-    const since = await store.loadGraphSince(before, 10);
-    expect(since.generation).toBe(await store.graphGeneration());
-    expect(since.files.map((file) => file.path)).toEqual(["src/a.ts", "src/b.ts", "src/c.ts"]);
-    expect(since.written?.map((file) => [file.path, file.references.map((r) => r.name)])).toEqual([
-      ["src/a.ts", ["gamma"]],
-      ["src/c.ts", ["beta"]],
-    ]);
-    expect((await store.loadGraphSince(since.generation, 10)).written).toEqual([]);
-    // Past the limit the rows are not read: a full build is the quicker way.
-    expect((await store.loadGraphSince(before, 1)).written).toBeNull();
-    const users = await store.loadGraphReferencing(["beta", "delta"]);
-    expect(users.map((file) => file.path)).toEqual(["src/c.ts"]);
-    expect(users[0]?.definitions.map((d) => d.name)).toEqual(["gamma"]);
-    // Rows as loadGraph gives them.
-    const all = (await store.loadGraph()).files;
-    expect(users[0]).toEqual(all.find((file) => file.path === "src/c.ts"));
-    await store.close();
-  });
-
   it("finds a name's uses exactly, whatever its characters or case, and forgets them with their file", async () => {
     const store = SqliteStore.open(join(tempDir(), "index.db"), { create: true });
     const resource = await store.ensureResource("/repo", "git");
@@ -491,40 +335,6 @@ describe("SqliteStore", () => {
     expect((await store.stats()).graph.references).toBe(4);
     await store.close();
   });
-
-  it("keeps each definition's doc comment, replaced with its file", async () => {
-    const store = SqliteStore.open(join(tempDir(), "index.db"), { create: true });
-    const resource = await store.ensureResource("/repo", "git");
-    const documented = (doc: string): DocumentToStore => ({
-      ...document(resource.id, "src/refunds.ts", "function settle() {}"),
-      graph: {
-        definitions: [
-          {
-            name: "settle",
-            kind: "function",
-            startLine: 1,
-            endLine: 1,
-            parent: "",
-            signature: "",
-            doc,
-          },
-          { name: "helper", kind: "function", startLine: 2, endLine: 2, parent: "", signature: "" },
-        ],
-        references: [],
-        imports: [],
-      },
-    });
-    const docs = async () =>
-      Object.fromEntries(
-        (await store.findSymbols({ name: "*", limit: 10 })).map((d) => [d.name, d.doc]),
-      );
-    await store.writeDocuments([documented("Pays back what a customer owes.")]);
-    expect(await docs()).toEqual({ settle: "Pays back what a customer owes.", helper: "" });
-    await store.writeDocuments([documented("Closes the books.")]);
-    expect(await docs()).toEqual({ settle: "Closes the books.", helper: "" });
-    await store.close();
-  });
-
   it("builds the graph's name indexes after a first run fills the tables, or on open after a run that stopped", async () => {
     const file = join(tempDir(), "index.db");
     const nameIndexes = () => {
@@ -580,86 +390,6 @@ describe("SqliteStore", () => {
     db.close();
   });
 
-  it("gives back the graph rows a caller holds where the stored file has the same hash", async () => {
-    const store = SqliteStore.open(join(tempDir(), "index.db"), { create: true });
-    const resource = await store.ensureResource("/repo", "git");
-    const defining = (path: string, name: string): DocumentToStore => ({
-      ...document(resource.id, path, `function ${name}() {}`),
-      graph: {
-        definitions: [
-          { name, kind: "function", startLine: 1, endLine: 1, parent: "", signature: "" },
-        ],
-        references: [],
-        imports: [],
-      },
-    });
-    const a = defining("src/a.ts", "alpha");
-    const b = defining("src/b.ts", "beta");
-    await store.writeDocuments([a, b]);
-    const stored = (await store.loadGraph()).files;
-    const held = (doc: DocumentToStore, name: string) => ({
-      hash: doc.hash,
-      record: {
-        resourceId: doc.resourceId,
-        path: doc.path,
-        language: doc.language,
-        definitions: [
-          { name, kind: "function" as const, startLine: 1, endLine: 1, parent: "", signature: "" },
-        ],
-        references: [],
-        imports: [],
-      },
-    });
-    // What the caller holds stands in for a file with its hash; another file is read.
-    const known = new Map([
-      [graphFileKey(a), held(a, "alphaHeld")],
-      [graphFileKey(b), { ...held(b, "betaHeld"), hash: "other content" }],
-    ]);
-    const loaded = await store.loadGraph(known);
-    expect(loaded.generation).toBe(await store.graphGeneration());
-    expect(loaded.files.map((file) => file.definitions.map((d) => d.name))).toEqual([
-      ["alphaHeld"],
-      ["beta"],
-    ]);
-    expect(loaded.files[1]).toEqual(stored[1]);
-    // A file removed since is gone, whatever the caller holds.
-    const removed = (await store.listDocuments(resource.id)).find((d) => d.path === "src/a.ts");
-    await store.removeDocuments([removed?.id ?? -1]);
-    expect((await store.loadGraph(known)).files.map((file) => file.path)).toEqual(["src/b.ts"]);
-    await store.close();
-  });
-
-  it("keeps its data across reopening and records its roots", async () => {
-    const file = join(tempDir(), "index.db");
-    const first = SqliteStore.open(file, { create: true });
-    const resource = await first.ensureResource("/repo", "folder");
-    await first.writeDocuments([document(resource.id, "a.ts", "const answer = 42;")]);
-    await first.close();
-
-    const second = SqliteStore.open(file, { create: false });
-    expect((await second.listResources()).map((r) => r.root)).toEqual(["/repo"]);
-    expect((await second.ensureResource("/repo", "folder")).id).toBe(resource.id);
-    expect((await second.searchText({ terms: ["answer"], limit: 5 })).length).toBe(1);
-    await second.close();
-  });
-
-  it("filters by path prefix", async () => {
-    const store = SqliteStore.open(join(tempDir(), "index.db"), { create: true });
-    const resource = await store.ensureResource("/repo", "folder");
-    await store.writeDocuments([document(resource.id, "src/a.ts", "retry here")]);
-    await store.writeDocuments([document(resource.id, "srcx/b.ts", "retry there")]);
-    await store.writeDocuments([document(resource.id, "test/c.ts", "retry test")]);
-    const hits = await store.searchText({ terms: ["retry"], limit: 10, pathPrefixes: ["src/"] });
-    expect(hits.map((hit) => hit.chunk.path)).toEqual(["src/a.ts"]);
-    await store.close();
-  });
-
-  it("refuses a missing index when asked not to create one", () => {
-    expect(() => SqliteStore.open(join(tempDir(), "none.db"), { create: false })).toThrow(
-      IndexMissingError,
-    );
-  });
-
   it("refuses a file that is not a database, without touching it", () => {
     const file = join(tempDir(), "index.db");
     writeFileSync(file, "this is not sqlite at all, just some text that happens to be here");
@@ -678,22 +408,5 @@ describe("SqliteStore", () => {
       { name: "customers" },
     ]);
     reopened.close();
-  });
-
-  it("refuses an index written by a newer version and leaves it as it was", async () => {
-    const file = join(tempDir(), "index.db");
-    const store = SqliteStore.open(file, { create: true });
-    await store.close();
-    const raw = new Database(file);
-    raw
-      .prepare("UPDATE ctx_meta SET value = ? WHERE key = 'schema_version'")
-      .run(String(SCHEMA_VERSION + 1));
-    raw.close();
-    expect(() => SqliteStore.open(file, { create: false })).toThrow(SchemaTooNewError);
-    const check = new Database(file);
-    expect(check.prepare("SELECT value FROM ctx_meta WHERE key = 'schema_version'").get()).toEqual({
-      value: String(SCHEMA_VERSION + 1),
-    });
-    check.close();
   });
 });

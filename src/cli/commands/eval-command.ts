@@ -1,8 +1,10 @@
+import { randomBytes } from "node:crypto";
 import type { Command } from "commander";
 import { loadConfig } from "../../config/load-config.js";
 import { createGenerator } from "../../contextualize/create-generator.js";
 import { resolveGenerator } from "../../contextualize/resolve-generator.js";
 import { UsageMeter } from "../../contextualize/usage-meter.js";
+import { UsageError } from "../../core/errors.js";
 import { createEmbedder, resolveEmbedder } from "../../embed/resolve-embedder.js";
 import { findProjectRoot } from "../../engine/locate-project.js";
 import { readBeirDataset } from "../../eval/beir.js";
@@ -10,6 +12,7 @@ import { pipelineRanker } from "../../eval/pipeline-ranker.js";
 import { type EvalReport, runEval } from "../../eval/run-eval.js";
 import { evalReportHtml } from "../../report/eval-report.js";
 import { createReranker } from "../../rerank/rerank-settings.js";
+import { isPostgresUrl, maskUrl } from "../../store/postgres/connection-errors.js";
 import { SqliteStore } from "../../store/sqlite/sqlite-store.js";
 import { createTokenCounter } from "../../tokens/create-counter.js";
 import { collect, positiveIntegerList } from "../parse-options.js";
@@ -22,6 +25,7 @@ interface EvalFlags {
   k: number[];
   json?: boolean;
   html?: string;
+  db?: string;
 }
 
 export function registerEvalCommand(
@@ -52,6 +56,10 @@ export function registerEvalCommand(
     .option(
       "--html <file>",
       "also write an HTML page: each strategy's metrics (alone, and together) as a chart, and the queries each one missed",
+    )
+    .option(
+      "--db <url>",
+      "evaluate in a temporary schema of this PostgreSQL database (postgres://…), dropped after",
     )
     .action((dir: string, flags: EvalFlags) =>
       run(async () => {
@@ -93,16 +101,29 @@ export function registerEvalCommand(
               usage,
             )
           : undefined;
-        const report = await runEval(dataset, {
-          label: strategies.join("+"),
-          rank,
-          ks: flags.k,
-          counter,
-          openStore: (file) => SqliteStore.open(file, { create: true }),
-          ...(generator ? { contextualize: generator } : {}),
-          ...(embedder ? { embedder } : {}),
-          compare,
-        });
+        const server = evalServer(flags.db);
+        const postgres = server ? await import("../../store/postgres/postgres-store.js") : null;
+        let report: EvalReport;
+        try {
+          report = await runEval(dataset, {
+            label: strategies.join("+"),
+            rank,
+            ks: flags.k,
+            counter,
+            openStore: (file) =>
+              server && postgres
+                ? postgres.PostgresStore.open(server.url, {
+                    project: "eval",
+                    schema: server.schema,
+                  })
+                : SqliteStore.open(file, { create: true }),
+            ...(generator ? { contextualize: generator } : {}),
+            ...(embedder ? { embedder } : {}),
+            compare,
+          });
+        } finally {
+          if (server && postgres) await postgres.dropSchema(server.url, server.schema);
+        }
         if (flags.html)
           await writeReportFile(flags.html, evalReportHtml(report, flags.k), "evaluation report");
         process.stdout.write(
@@ -119,6 +140,17 @@ export function registerEvalCommand(
         return 0;
       }),
     );
+}
+
+/** The server and the temporary schema `--db` evaluates in; null for the default SQLite file. */
+function evalServer(db: string | undefined): { url: string; schema: string } | null {
+  if (db === undefined) return null;
+  if (!isPostgresUrl(db)) {
+    throw new UsageError(
+      `--db takes a postgres:// URL here (eval uses a temporary SQLite file otherwise), got ${maskUrl(db)}`,
+    );
+  }
+  return { url: db, schema: `ctx_eval_${randomBytes(6).toString("hex")}` };
 }
 
 function toJson(report: EvalReport, ks: readonly number[]): Record<string, string | number> {

@@ -30,7 +30,10 @@ export function registerIndexCommand(
       "index folders or git checkouts (default: the roots already indexed, or this project)",
     )
     .argument("[paths...]", "folders to index")
-    .option("--db <file>", "index file (default: .ctx/index.db in the project)")
+    .option(
+      "--db <file>",
+      "index file, or a postgres:// URL (default: .ctx/index.db in the project)",
+    )
     .option("--json", "print the report as JSON")
     .option(
       "--contextualize [generator]",

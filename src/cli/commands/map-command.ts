@@ -37,7 +37,10 @@ export function registerMapCommand(
       "print the map's files and definitions as JSON (the budget counts the map text)",
     )
     .option("--no-refresh", "map the index as it is, without re-indexing changed files")
-    .option("--db <file>", "index file (default: .ctx/index.db in the project)")
+    .option(
+      "--db <file>",
+      "index file, or a postgres:// URL (default: .ctx/index.db in the project)",
+    )
     .action((flags: MapFlags) =>
       run(() =>
         withEngine({ ...dbOption(flags) }, async (engine) => {

@@ -19,7 +19,10 @@ export function registerPlanCommand(
       "plans and the decisions recorded in them (context for later work: ctx query --plan)",
     );
   const db = (command: Command) =>
-    command.option("--db <file>", "index file (default: .ctx/index.db in the project)");
+    command.option(
+      "--db <file>",
+      "index file, or a postgres:// URL (default: .ctx/index.db in the project)",
+    );
 
   db(
     plan

@@ -33,7 +33,10 @@ export function registerProjectCommand(
     .command("set")
     .description("replace the enabled strategies for this project")
     .requiredOption("-s, --strategy <name>", "a strategy to enable (repeat for several)", collect)
-    .option("--db <file>", "index file (default: .ctx/index.db in the project)")
+    .option(
+      "--db <file>",
+      "index file, or a postgres:// URL (default: .ctx/index.db in the project)",
+    )
     .action((flags: { strategy: string[]; db?: string }) =>
       run(async () => {
         return withEngine({ ...dbOption(flags) }, async (engine) => {
@@ -48,7 +51,10 @@ export function registerProjectCommand(
     .command("show")
     .description("the strategies enabled for this project and where the list comes from")
     .option("--json", "print as JSON")
-    .option("--db <file>", "index file (default: .ctx/index.db in the project)")
+    .option(
+      "--db <file>",
+      "index file, or a postgres:// URL (default: .ctx/index.db in the project)",
+    )
     .action((flags: { json?: boolean; db?: string }) =>
       run(async () => {
         return withEngine({ ...dbOption(flags) }, async (engine) => {
@@ -61,7 +67,10 @@ export function registerProjectCommand(
   context
     .command("reset")
     .description("drop the project's override and use the configured strategies again")
-    .option("--db <file>", "index file (default: .ctx/index.db in the project)")
+    .option(
+      "--db <file>",
+      "index file, or a postgres:// URL (default: .ctx/index.db in the project)",
+    )
     .action((flags: { db?: string }) =>
       run(async () => {
         return withEngine({ ...dbOption(flags) }, async (engine) => {

@@ -60,7 +60,10 @@ export function registerQueryCommand(
       "--report <file>",
       "also write an HTML report of this request: budget by strategy, every candidate and why it is in or out",
     )
-    .option("--db <file>", "index file (default: .ctx/index.db in the project)")
+    .option(
+      "--db <file>",
+      "index file, or a postgres:// URL (default: .ctx/index.db in the project)",
+    )
     .action((words: string[], flags: QueryFlags) =>
       run(async () => {
         return withEngine({ ...dbOption(flags) }, async (engine) => {

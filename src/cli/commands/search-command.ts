@@ -26,7 +26,10 @@ export function registerSearchCommand(
     .option("--json", "print results as JSON")
     .option("-p, --path <path>", "only search files under this path (repeatable)", collect)
     .option("--no-refresh", "search the index as it is, without re-indexing changed files")
-    .option("--db <file>", "index file (default: .ctx/index.db in the project)")
+    .option(
+      "--db <file>",
+      "index file, or a postgres:// URL (default: .ctx/index.db in the project)",
+    )
     .action((words: string[], flags: SearchFlags) =>
       run(async () => {
         return withEngine({ ...dbOption(flags) }, async (engine) => {

@@ -37,7 +37,10 @@ export function registerServeCommand(
     .option("--no-refresh", "do not refresh the index when the server starts")
     .option("--no-watch", "do not watch the project's files (refresh on request only)")
     .option("--verbose", "say on stderr what the watcher indexed")
-    .option("--db <file>", "index file (default: .ctx/index.db in the project)")
+    .option(
+      "--db <file>",
+      "index file, or a postgres:// URL (default: .ctx/index.db in the project)",
+    )
     .action((flags: ServeFlags) =>
       run(() =>
         withEngine(dbOption(flags), async (engine) => {

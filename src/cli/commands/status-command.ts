@@ -11,7 +11,10 @@ export function registerStatusCommand(
     .command("status")
     .description("show what the index covers: roots, files, chunks, skipped files by reason")
     .option("--json", "print the status as JSON")
-    .option("--db <file>", "index file (default: .ctx/index.db in the project)")
+    .option(
+      "--db <file>",
+      "index file, or a postgres:// URL (default: .ctx/index.db in the project)",
+    )
     .action((flags: { json?: boolean; db?: string }) =>
       run(async () => {
         return withEngine(

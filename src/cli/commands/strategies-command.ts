@@ -25,7 +25,10 @@ export function registerStrategiesCommand(
     .command("list")
     .description("name, quality, backends, enabled, breaker state")
     .option("--json", "print as JSON")
-    .option("--db <file>", "index file (default: .ctx/index.db in the project)")
+    .option(
+      "--db <file>",
+      "index file, or a postgres:// URL (default: .ctx/index.db in the project)",
+    )
     .action((flags: { json?: boolean; db?: string }) =>
       run(async () => {
         return withEngine(

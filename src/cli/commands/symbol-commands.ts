@@ -25,7 +25,10 @@ export function registerSymbolCommands(
     .option("--path <path>", "only definitions in this file or folder")
     .option("--json", "print the definitions as JSON")
     .option("--no-refresh", "look in the index as it is, without re-indexing changed files")
-    .option("--db <file>", "index file (default: .ctx/index.db in the project)")
+    .option(
+      "--db <file>",
+      "index file, or a postgres:// URL (default: .ctx/index.db in the project)",
+    )
     .action((query: string, flags: SymbolFlags) =>
       run(() =>
         withEngine({ ...dbOption(flags) }, async (engine) => {
@@ -60,7 +63,10 @@ export function registerSymbolCommands(
     .option("--path <path>", "the definition in this file, and only the uses that resolve to it")
     .option("--json", "print definitions and references as JSON")
     .option("--no-refresh", "look in the index as it is, without re-indexing changed files")
-    .option("--db <file>", "index file (default: .ctx/index.db in the project)")
+    .option(
+      "--db <file>",
+      "index file, or a postgres:// URL (default: .ctx/index.db in the project)",
+    )
     .action((symbol: string, flags: SymbolFlags) =>
       run(() =>
         withEngine({ ...dbOption(flags) }, async (engine) => {

@@ -16,6 +16,7 @@ import type {
   ChunkContextUpdate,
   DocumentToStore,
   EmbeddingWork,
+  IndexingLock,
   ProjectRecord,
   SearchText,
   Store,
@@ -172,6 +173,11 @@ export class SqliteStore extends SqliteHistoryAndPlans implements Store {
 
   async releaseLease(name: string, holder: string): Promise<void> {
     leases.releaseLease(this.db, name, holder);
+  }
+
+  /** Concurrent runs are safe here: each write batch takes SQLite's write lock. */
+  async lockIndexing(): Promise<IndexingLock> {
+    return { release: async () => {} };
   }
 
   async removeResource(resourceId: string): Promise<number> {

@@ -1,0 +1,203 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import pg from "pg";
+import { afterAll, describe, expect, it } from "vitest";
+import {
+  canStartCluster,
+  type PrivateCluster,
+  startPrivateCluster,
+} from "../helpers/private-postgres.js";
+import { runCli, spawnCli } from "../helpers/run-cli.js";
+import { runPostgres, scratchSchema, TEST_DATABASE_URL } from "../helpers/store-adapters.js";
+import { gitRepo } from "../helpers/temp-dir.js";
+
+const PASSWORD = new URL(TEST_DATABASE_URL).password;
+const MASKED = TEST_DATABASE_URL.replace(`:${PASSWORD}@`, ":***@");
+
+const FILES = {
+  "src/retry.ts":
+    "export function retryWithBackoff(attempts: number) {\n  return attempts * 2;\n}\n",
+  "src/cache.ts": "export class LruCache {\n  evict() {}\n}\n",
+  "README.md": "# Demo\n\nRetries and caches.\n",
+};
+
+/** A checkout whose index lives in a schema of its own on the test server (dropped after). */
+function serverProject(files: Record<string, string> = FILES): {
+  root: string;
+  schema: string;
+  env: NodeJS.ProcessEnv;
+} {
+  const root = gitRepo(files);
+  const schema = scratchSchema();
+  writeFileSync(join(root, "ctx.toml"), `[store]\nschema = "${schema}"\n`);
+  return { root, schema, env: { CTX_DATABASE_URL: TEST_DATABASE_URL } };
+}
+
+/**
+ * Every hit of `ctx search` as "path:line score", sorted: what a clean index
+ * must answer too (equal scores rank by chunk id, which a resumed run numbers
+ * otherwise).
+ */
+function searchAnswers(
+  root: string,
+  query: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): string[] {
+  const result = runCli(["search", query, "--json", "--limit", "1000", ...args], root, env);
+  expect(result.code, result.stderr).toBe(0);
+  return (
+    JSON.parse(result.stdout) as { results: { path: string; startLine: number; score: number }[] }
+  ).results
+    .map((hit) => `${hit.path}:${hit.startLine} ${hit.score}`)
+    .sort();
+}
+
+describe.runIf(runPostgres)("ctx on a PostgreSQL server", () => {
+  it("indexes, queries and shows status through CTX_DATABASE_URL, the password never printed", () => {
+    const { root, env } = serverProject();
+    const indexed = runCli(["index"], root, env);
+    expect(indexed.code, indexed.stderr).toBe(0);
+    const query = runCli(
+      ["query", "retry with backoff", "--format", "json", "--budget", "800"],
+      root,
+      env,
+    );
+    expect(query.code, query.stderr).toBe(0);
+    const answer = JSON.parse(query.stdout) as { fragments: { path: string }[] };
+    expect(answer.fragments[0]?.path).toBe("src/retry.ts");
+    const status = runCli(["status"], root, env);
+    expect(status.code, status.stderr).toBe(0);
+    expect(status.stdout).toContain(`Index: ${MASKED}`);
+    const json = runCli(["status", "--json"], root, env);
+    expect(JSON.parse(json.stdout)).toMatchObject({ indexPath: MASKED, store: { documents: 4 } });
+    for (const output of [indexed, query, status, json]) {
+      expect(output.stdout + output.stderr).not.toContain(PASSWORD);
+    }
+    // No index file was made: the project's index is on the server.
+    expect(runCli(["status", "--db", join(root, ".ctx", "index.db")], root).code).toBe(1);
+  }, 120_000);
+
+  it("takes the server from --db and from [store] url as well", () => {
+    const root = gitRepo(FILES);
+    const schema = scratchSchema();
+    writeFileSync(
+      join(root, "ctx.toml"),
+      `[store]\nurl = "${TEST_DATABASE_URL}"\nschema = "${schema}"\nproject = "team/demo"\n`,
+    );
+    expect(runCli(["index"], root).code).toBe(0);
+    const viaFlag = runCli(["search", "LruCache", "--json", "--db", TEST_DATABASE_URL], root);
+    expect(viaFlag.code, viaFlag.stderr).toBe(0);
+    expect((JSON.parse(viaFlag.stdout) as { results: { path: string }[] }).results[0]?.path).toBe(
+      "src/cache.ts",
+    );
+    const status = JSON.parse(runCli(["status", "--json"], root).stdout) as {
+      project: string;
+      indexPath: string;
+    };
+    expect(status).toMatchObject({ project: "team/demo", indexPath: MASKED });
+  }, 120_000);
+
+  it("fails in one line naming the server for a refused connection and a wrong password, exit 1", () => {
+    const root = gitRepo(FILES);
+    const refused = runCli(["status", "--db", "postgres://ctx:s3cret@127.0.0.1:1/ctx"], root);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr.trim()).toBe(
+      "ctx: postgres://ctx:***@127.0.0.1:1/ctx: cannot connect to the PostgreSQL server (connection refused): start it, or check the host and port in the URL",
+    );
+    const wrong = new URL(TEST_DATABASE_URL);
+    wrong.password = "not-the-password";
+    const denied = runCli(["index", "--db", wrong.toString()], root);
+    expect(denied.code).toBe(1);
+    expect(denied.stderr.trim().split("\n")).toEqual([
+      `ctx: ${wrong.toString().replace(":not-the-password@", ":***@")}: the server refused the login (wrong user or password): check the URL's user and password`,
+    ]);
+    expect(denied.stderr).not.toContain("not-the-password");
+  }, 120_000);
+
+  it("after a kill -9 mid-index, the next run leaves an index that answers as a clean one", async () => {
+    const files: Record<string, string> = {};
+    const filler = `// ${"padding to make the file take time to index ".repeat(60)}\n`;
+    for (let i = 0; i < 400; i++) {
+      files[`src/m${i}.ts`] =
+        `${filler}export function step${i}(): number {\n  return ${i} + retries${i % 7};\n}\n`;
+    }
+    const { root, schema, env } = serverProject(files);
+    const run = spawnCli(["index"], root, env);
+    await documentsWritten(TEST_DATABASE_URL, schema, 50);
+    run.process.kill("SIGKILL");
+    const killed = await run.result;
+    const partial = await documentCount(TEST_DATABASE_URL, schema);
+    if (killed.code === 137) expect(partial).toBeLessThan(401);
+    const again = runCli(["index"], root, env);
+    expect(again.code, again.stderr).toBe(0);
+    const clean = ["--db", join(root, "clean.db")];
+    expect(runCli(["index", ...clean], root).code).toBe(0);
+    for (const question of ["step41", "retries3 step", "padding index"]) {
+      expect(searchAnswers(root, question, [], env)).toEqual(searchAnswers(root, question, clean));
+    }
+  }, 240_000);
+});
+
+/** Documents the schema holds now (0 before its tables exist). */
+async function documentCount(url: string, schema: string): Promise<number> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ n: string }>(
+      `SELECT count(*)::text AS n FROM ${schema}.documents`,
+    );
+    return Number(rows[0]?.n ?? 0);
+  } catch {
+    return 0;
+  } finally {
+    await client.end();
+  }
+}
+
+/** Waits until the schema holds at least `count` documents: the run is under way. */
+async function documentsWritten(url: string, schema: string, count: number): Promise<void> {
+  for (let waited = 0; waited < 30_000; waited += 50) {
+    if ((await documentCount(url, schema)) >= count) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+const clusters: PrivateCluster[] = [];
+afterAll(() => {
+  for (const cluster of clusters.splice(0)) cluster.stop();
+});
+
+describe.runIf(runPostgres && canStartCluster)("a PostgreSQL restart during ctx index", () => {
+  it("fails the run in one line naming the server; the next run resumes and answers as a clean index", async () => {
+    const cluster = startPrivateCluster();
+    clusters.push(cluster);
+    const files: Record<string, string> = {};
+    const filler = `// ${"padding to make the file take time to index ".repeat(60)}\n`;
+    for (let i = 0; i < 1000; i++) {
+      files[`src/m${i}.ts`] =
+        `${filler}export function step${i}(): number {\n  return ${i} + retries${i % 7};\n}\n`;
+    }
+    const root = gitRepo(files);
+    const env = { CTX_DATABASE_URL: cluster.url };
+    const run = spawnCli(["index"], root, env);
+    await documentsWritten(cluster.url, "ctx", 20);
+    cluster.restart();
+    const cut = await run.result;
+    expect(cut.code).toBe(1);
+    expect(cut.stderr.trim().split("\n").at(-1)).toBe(
+      `ctx: ${cluster.url}: the PostgreSQL server closed the connection (it restarted or shut down); what was not committed was rolled back, so run the command again once the server is up and it goes on from there`,
+    );
+    const again = runCli(["index"], root, env);
+    expect(again.code, again.stderr).toBe(0);
+    const shown = runCli(["status", "--json"], root, env);
+    expect(shown.code, shown.stderr).toBe(0);
+    const status = JSON.parse(shown.stdout) as { store: { documents: number } };
+    expect(status.store.documents).toBe(1000);
+    const clean = ["--db", join(root, "clean.db")];
+    expect(runCli(["index", ...clean], root).code).toBe(0);
+    for (const question of ["step41", "retries3 step", "padding index"]) {
+      expect(searchAnswers(root, question, [], env)).toEqual(searchAnswers(root, question, clean));
+    }
+  }, 240_000);
+});
