@@ -1,6 +1,4 @@
 import { basename, resolve } from "node:path";
-import { packToBudget } from "../assemble/pack-to-budget.js";
-import { rendererFor } from "../assemble/renderers.js";
 import { loadConfig } from "../config/load-config.js";
 import type { ResolvedConfig } from "../config/resolved-config.js";
 import { type GeneratorChoice, resolveGenerator } from "../contextualize/resolve-generator.js";
@@ -15,7 +13,7 @@ import type { TextHit } from "../core/text-backend.js";
 import type { TokenCounter } from "../core/token-counter.js";
 import { createEmbedder, type EmbedderChoice, resolveEmbedder } from "../embed/resolve-embedder.js";
 import { type RepoMap, repoMap } from "../graph/repo-map.js";
-import { BlameCache, temporalBackendFor } from "../history/git-temporal-backend.js";
+import { BlameCache } from "../history/git-temporal-backend.js";
 import { ProjectPlans } from "../plans/project-plans.js";
 import { createReranker } from "../rerank/rerank-settings.js";
 import { ProjectBreakers } from "../strategies/breaker-board.js";
@@ -26,7 +24,7 @@ import { StrategyPipeline } from "../strategies/strategy-pipeline.js";
 import { queryTerms } from "../text/code-tokenizer.js";
 import { createTokenCounter } from "../tokens/create-counter.js";
 import { rememberingCounter } from "../tokens/remembering-counter.js";
-import { contributions } from "./contributions.js";
+import { engineBackends } from "./engine-backends.js";
 import type { StatusReport } from "./engine-files.js";
 import type {
   EnabledStrategies,
@@ -40,18 +38,16 @@ import { hotTier } from "./hot-files.js";
 import { scopeOf } from "./index-scope.js";
 import { findProjectRoot, storeLocationFor } from "./locate-project.js";
 import { openIndex } from "./open-index.js";
+import { assertBudget, packAnswer } from "./pack-answer.js";
 import { type PinnedFile, pinnedFiles } from "./pinned-files.js";
 import { coveredRoots, forgetRoot } from "./project-roots.js";
 import { enabledStrategiesOf, setProjectStrategies } from "./project-strategies.js";
 import { type FragmentAddress, type FragmentText, readFragment } from "./read-fragment.js";
 import { KeptRequests, type RequestRecord } from "./request-log.js";
-import { traceCandidates } from "./request-trace.js";
 import { type IndexRunReport, runIndex } from "./run-index.js";
-import { sharedSearches } from "./shared-searches.js";
 import { measureStaleness, type Staleness } from "./staleness.js";
 import { statusOf } from "./status-of.js";
 import { findReferences, findSymbols, type SymbolReferences } from "./symbol-lookup.js";
-import { vectorBackend } from "./vector-backend.js";
 import { WrittenGraphs } from "./written-graphs.js";
 
 export type { StatusReport } from "./engine-files.js";
@@ -269,32 +265,18 @@ export class ContextEngine {
       enabled,
       { ...(options.signal ? { signal: options.signal } : {}), ...(plan ? { plan } : {}) },
     );
-    const { candidates, allocation, runs } = pipelineOutput;
-    const showId = fragmentIdShower(resources.map((resource) => resource.id));
-    const offered = [...hot.fragments, ...candidates].map((candidate) => ({
-      ...candidate,
-      id: showId(candidate.id),
-    }));
-    const packed = packToBudget(offered, {
+    const result = packAnswer({
       task: options.task,
       budget: options.budget,
       limit,
-      renderer: rendererFor(format, { explain: options.explain ?? false, runs }),
-      counter: this.queryCounter,
-      allocation: hot.withShare(allocation),
-    });
-    const result = {
-      ...packed,
-      task: options.task,
-      budget: options.budget,
       format,
-      candidates: candidates.length,
-      provenance: contributions(runs, packed.fragments),
-      trace: traceCandidates(offered, pipelineOutput, packed, showId, (name) =>
-        this.config.strategies.settingsFor(name),
-      ),
-      createdAt: new Date().toISOString(),
-    };
+      explain: options.explain ?? false,
+      resources,
+      hot,
+      output: pipelineOutput,
+      counter: this.queryCounter,
+      settingsFor: (name) => this.config.strategies.settingsFor(name),
+    });
     return { ...result, requestId: await this.requests.add(result) };
   }
 
@@ -400,29 +382,11 @@ export class ContextEngine {
     return this.graph.load();
   }
 
-  /**
-   * Full text always (for one query: its strategies share equal searches); the
-   * code graph unless `[index] graph` is off; vectors when an embedder is
-   * configured and has written some.
-   */
+  /** What the strategies can use for a query (see engineBackends). */
   async backends(): Promise<Backends> {
     this.reranker ??= createReranker(this.config.rerank, this.env);
-    const temporal = await temporalBackendFor(this.store, this.config.history, this.blames);
     const embedder = this.store.vectorsAvailable ? await this.embedderFor() : null;
-    const embedded = embedder && (await this.store.embeddingCoverage(embedder.id)).embedded > 0;
-    return {
-      text: sharedSearches(this.store),
-      ...(embedder && embedded ? { vector: vectorBackend(this.store, embedder) } : {}),
-      ...(this.reranker ? { reranker: this.reranker } : {}),
-      ...(this.config.graph ? { graph: this.graph } : {}),
-      ...(temporal ? { temporal } : {}),
-      plans: this.plans,
-    };
-  }
-}
-
-function assertBudget(budget: number): void {
-  if (!Number.isInteger(budget) || budget <= 0) {
-    throw new UsageError(`budget must be a positive whole number of tokens, got ${budget}`);
+    const { reranker, graph, plans, blames } = this;
+    return engineBackends(this.store, this.config, { embedder, reranker, graph, plans, blames });
   }
 }

@@ -117,9 +117,10 @@ describe("ctx index stopped with Ctrl-C", () => {
     }
     writeFiles(root, files);
     const child = spawnCli(["index", "."], root);
-    // Signalled once the run has opened its index and written a little.
-    while (!existsSync(join(root, ".ctx", "index.db-wal"))) await sleep(20);
-    await sleep(100);
+    // Signalled once the run has written its first files: under load, a fixed wait after the
+    // index file appeared could fall before the first batch, leaving the next run nothing to go on from.
+    const index = join(root, ".ctx", "index.db");
+    while (!existsSync(`${index}-wal`) || writtenDocuments(index) === 0) await sleep(20);
     child.process.kill("SIGINT");
     const stopped = await child.result;
     expect(stopped.code, stopped.stderr).toBe(130);
@@ -154,3 +155,17 @@ describe("a query while another process holds the index's write lock", () => {
     }
   }, 30_000);
 });
+
+/** Documents the index file holds, read as another process sees them (0 while its tables are being made). */
+function writtenDocuments(file: string): number {
+  try {
+    const db = new Database(file, { readonly: true, fileMustExist: true });
+    try {
+      return (db.prepare("SELECT count(*) AS n FROM documents").get() as { n: number }).n;
+    } finally {
+      db.close();
+    }
+  } catch {
+    return 0;
+  }
+}

@@ -44,6 +44,7 @@ import { openPool } from "./open-pool.js";
 import { PgSession } from "./pg-session.js";
 import { type ImportedPlan, importPlans } from "./plan-import.js";
 import * as records from "./project-records.js";
+import { projectStats } from "./project-stats.js";
 import { PG_CHUNK_COLUMNS, type PgChunkRow, toStoredChunk } from "./rows.js";
 import { chunkRows, searchChunks, updateChunkContexts } from "./text-search.js";
 import * as vectors from "./vector-queries.js";
@@ -241,36 +242,9 @@ export class PostgresStore extends PostgresHistoryAndPlans implements Store {
   }
 
   async stats(): Promise<StoreStats> {
-    const { projectId } = this.session;
-    const counts = await this.session.row<{
-      resources: number;
-      documents: number;
-      chunks: number;
-      bytes: number;
-      lastIndexedAt: string | null;
-    }>(
-      `SELECT (SELECT count(*) FROM resources WHERE project_id = $1) AS resources,
-              (SELECT count(*) FROM documents WHERE project_id = $1) AS documents,
-              (SELECT count(*) FROM chunks WHERE project_id = $1) AS chunks,
-              (SELECT coalesce(sum(size), 0)::bigint FROM documents WHERE project_id = $1) AS bytes,
-              (SELECT max(last_indexed_at) FROM resources WHERE project_id = $1) AS "lastIndexedAt"`,
-      [projectId],
-    );
-    const languages: Record<string, number> = {};
-    const rows = await this.session.rows<{ language: string; n: number }>(
-      `SELECT language, count(*) AS n FROM documents WHERE project_id = $1
-       GROUP BY language ORDER BY n DESC, language COLLATE "C"`,
-      [projectId],
-    );
-    for (const row of rows) languages[row.language] = row.n;
     return {
-      resources: counts?.resources ?? 0,
-      documents: counts?.documents ?? 0,
-      chunks: counts?.chunks ?? 0,
-      bytes: counts?.bytes ?? 0,
-      lastIndexedAt: counts?.lastIndexedAt ?? null,
+      ...(await projectStats(this.session)),
       schemaVersion: PG_SCHEMA_VERSION,
-      languages,
       contexts: await records.contextCounts(this.session),
       graph: await graph.graphStats(this.session),
       history: await this.historyStats(),
