@@ -277,7 +277,7 @@ export class ContextEngine {
       counter: this.queryCounter,
       settingsFor: (name) => this.config.strategies.settingsFor(name),
     });
-    return { ...result, requestId: await this.requests.add(result) };
+    return { ...result, requestId: this.requests.add(result) };
   }
 
   /** Fragment ids as outputs show them: without the resource while the index has one root. */
@@ -355,6 +355,7 @@ export class ContextEngine {
   }
 
   async close(): Promise<void> {
+    await this.requests.flush();
     await this.graph.saveUnsaved();
     await this.store.close();
   }

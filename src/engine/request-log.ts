@@ -73,11 +73,23 @@ export class KeptRequests {
     this.log = indexFile ? new RequestLog(indexFile) : null;
   }
 
-  /** Keeps a request's record; returns the id it is known by. */
-  async add(record: RequestRecord): Promise<string> {
+  private writing: Promise<void> = Promise.resolve();
+
+  /**
+   * Keeps a request's record; returns the id it is known by. The log is written
+   * after the answer, one request after another: waiting for the file cost a
+   * query about a sixth of its time. `flush` waits for what is still being written.
+   */
+  add(record: RequestRecord): string {
     const id = this.recent.add(record);
-    await this.log?.write(id, record);
+    const log = this.log;
+    if (log) this.writing = this.writing.then(() => log.write(id, record));
     return id;
+  }
+
+  /** Resolves once every request added so far is in the log (before a process ends). */
+  flush(): Promise<void> {
+    return this.writing;
   }
 
   /** The request with this id, or the newest, from memory first, then from the log. */
