@@ -33,6 +33,7 @@ import type {
   SkipCounts,
   StoredChunk,
 } from "../../core/types.js";
+import { CHUNK_COLUMNS, type ChunkRow, toStoredChunk } from "../chunk-rows.js";
 import { explainPgError, maskUrl } from "./connection-errors.js";
 import { bumpGeneration, deleteDocuments, writeDocuments } from "./document-writes.js";
 import * as graph from "./graph-queries.js";
@@ -45,7 +46,6 @@ import { PgSession } from "./pg-session.js";
 import { type ImportedPlan, importPlans } from "./plan-import.js";
 import * as records from "./project-records.js";
 import { projectStats } from "./project-stats.js";
-import { PG_CHUNK_COLUMNS, type PgChunkRow, toStoredChunk } from "./rows.js";
 import { chunkRows, searchChunks, updateChunkContexts } from "./text-search.js";
 import * as vectors from "./vector-queries.js";
 
@@ -233,8 +233,8 @@ export class PostgresStore extends PostgresHistoryAndPlans implements Store {
   }
 
   async getDocumentChunks(resourceId: string, path: string): Promise<StoredChunk[]> {
-    const rows = await this.session.rows<PgChunkRow>(
-      `SELECT ${PG_CHUNK_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.document_id
+    const rows = await this.session.rows<ChunkRow>(
+      `SELECT ${CHUNK_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.document_id
        WHERE d.project_id = $1 AND d.resource_id = $2 AND d.path = $3 ORDER BY c.ordinal`,
       [this.session.projectId, resourceId, path],
     );

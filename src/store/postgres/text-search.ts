@@ -1,10 +1,11 @@
 import type { ChunkContextUpdate } from "../../core/store.js";
 import type { FieldWeights, TextHit, TextQuery } from "../../core/text-backend.js";
+import { CHUNK_COLUMNS, type ChunkRow, toStoredChunk } from "../chunk-rows.js";
 import { bm25Sql, countFields, queryTokens } from "./bm25.js";
 import { addTextStats } from "./document-writes.js";
 import type { PgSession } from "./pg-session.js";
 import { rowsOf } from "./pg-session.js";
-import { PG_CHUNK_COLUMNS, type PgChunkRow, pgPathFilter, toStoredChunk } from "./rows.js";
+import { pgPathFilter } from "./rows.js";
 
 const CHUNK_TERMS = {
   table: "chunk_terms",
@@ -66,10 +67,10 @@ export async function searchChunks(
 export async function chunkRows(
   session: PgSession,
   chunkIds: readonly number[],
-): Promise<PgChunkRow[]> {
+): Promise<ChunkRow[]> {
   if (chunkIds.length === 0) return [];
-  return session.rows<PgChunkRow>(
-    `SELECT ${PG_CHUNK_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.document_id
+  return session.rows<ChunkRow>(
+    `SELECT ${CHUNK_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.document_id
      WHERE c.project_id = $1 AND c.id = ANY($2::bigint[]) ORDER BY c.id`,
     [session.projectId, chunkIds],
   );

@@ -4,8 +4,9 @@ import { embedText } from "../../core/embed-text.js";
 import { StoreError } from "../../core/errors.js";
 import type { EmbeddingWork } from "../../core/store.js";
 import type { VectorHit } from "../../core/text-backend.js";
+import { CHUNK_COLUMNS, type ChunkRow, toStoredChunk } from "../chunk-rows.js";
 import { type PgSession, type Queryable, rowsOf } from "./pg-session.js";
-import { PG_CHUNK_COLUMNS, type PgChunkRow, pgPathFilter, toStoredChunk } from "./rows.js";
+import { pgPathFilter } from "./rows.js";
 
 /** pgvector's HNSW search looks at no more than this many candidates (`hnsw.ef_search`). */
 const MAX_EF_SEARCH = 1000;
@@ -121,7 +122,7 @@ export async function putEmbeddings(
   });
 }
 
-type SimilarRow = PgChunkRow & { similarity: number };
+type SimilarRow = ChunkRow & { similarity: number };
 
 export async function searchVectors(
   session: PgSession,
@@ -141,7 +142,7 @@ export async function searchVectors(
     // project, filtered afterwards, can leave a small folder with nothing.
     const paths = pgPathFilter(pathPrefixes, 4);
     rows = await session.rows<SimilarRow>(
-      `SELECT ${PG_CHUNK_COLUMNS}, 1 - (v.embedding <=> $2::vector) AS similarity
+      `SELECT ${CHUNK_COLUMNS}, 1 - (v.embedding <=> $2::vector) AS similarity
        FROM chunks c
        JOIN documents d ON d.id = c.document_id
        JOIN ${table} v ON v.project_id = $1 AND v.embed_hash = c.embed_hash
@@ -159,7 +160,7 @@ export async function searchVectors(
       if (iterativeScan) await client.query("SET LOCAL hnsw.iterative_scan = strict_order");
       return rowsOf<SimilarRow>(
         client,
-        `SELECT ${PG_CHUNK_COLUMNS}, 1 - near.distance AS similarity
+        `SELECT ${CHUNK_COLUMNS}, 1 - near.distance AS similarity
          FROM (SELECT embed_hash, embedding <=> $2::vector AS distance FROM ${table}
                WHERE project_id = $1 ORDER BY embedding <=> $2::vector LIMIT $3) AS near
          JOIN chunks c ON c.project_id = $1 AND c.embed_hash = near.embed_hash

@@ -5,35 +5,9 @@ import {
   type Plan,
   PlanClosedError,
   PlanNotFoundError,
-  type PlanStatus,
 } from "../../core/plans.js";
+import { type DecisionRow, type PlanRow, planNumber, plansOf, toDecision } from "../plan-rows.js";
 import { inWriteTransaction } from "./write-transaction.js";
-
-interface PlanRow {
-  id: number;
-  project: string;
-  parent_id: number | null;
-  title: string;
-  status: PlanStatus;
-  outcome: string | null;
-  created_at: string;
-  closed_at: string | null;
-}
-
-interface DecisionRow {
-  id: number;
-  plan_id: number;
-  what: string;
-  why: string;
-  alternatives: string;
-  outcome: string | null;
-  decided_at: string;
-}
-
-/** Plan ids are decimal numbers; anything else names no plan. */
-function planNumber(planId: string): number | null {
-  return /^[1-9]\d{0,15}$/.test(planId) ? Number(planId) : null;
-}
 
 function planRow(db: Database.Database, project: string, planId: string): PlanRow | undefined {
   const id = planNumber(planId);
@@ -50,35 +24,7 @@ function withDecisions(db: Database.Database, rows: readonly PlanRow[]): Plan[] 
       "SELECT * FROM plan_decisions WHERE plan_id IN (SELECT value FROM json_each(?)) ORDER BY id",
     )
     .all(JSON.stringify(rows.map((row) => row.id))) as DecisionRow[];
-  const byPlan = new Map<number, Decision[]>();
-  for (const row of decisions) {
-    const list = byPlan.get(row.plan_id) ?? [];
-    list.push(toDecision(row));
-    byPlan.set(row.plan_id, list);
-  }
-  return rows.map((row) => ({
-    id: String(row.id),
-    project: row.project,
-    parentId: row.parent_id === null ? null : String(row.parent_id),
-    title: row.title,
-    status: row.status,
-    outcome: row.outcome,
-    createdAt: row.created_at,
-    closedAt: row.closed_at,
-    decisions: byPlan.get(row.id) ?? [],
-  }));
-}
-
-function toDecision(row: DecisionRow): Decision {
-  return {
-    id: String(row.id),
-    planId: String(row.plan_id),
-    what: row.what,
-    why: row.why,
-    alternatives: JSON.parse(row.alternatives) as string[],
-    outcome: row.outcome,
-    decidedAt: row.decided_at,
-  };
+  return plansOf(rows, decisions);
 }
 
 export function createPlan(

@@ -36,6 +36,7 @@ import type {
   SkipCounts,
   StoredChunk,
 } from "../../core/types.js";
+import { CHUNK_COLUMNS, type ChunkRow, toStoredChunk } from "../chunk-rows.js";
 import { AnnIndexes } from "./ann-index.js";
 import * as contexts from "./context-queries.js";
 import { DeferredGraphIndexes } from "./deferred-graph-indexes.js";
@@ -48,7 +49,6 @@ import { SCHEMA_VERSION } from "./migrations.js";
 import { openDatabase } from "./open-database.js";
 import * as projects from "./project-queries.js";
 import * as resources from "./resource-queries.js";
-import { CHUNK_COLUMNS, type ChunkRow, toStoredChunk } from "./rows.js";
 import { SqliteHistoryAndPlans } from "./sqlite-history-plans.js";
 import { TextCompaction } from "./text-compaction.js";
 import { chunkRows, searchChunks } from "./text-search.js";

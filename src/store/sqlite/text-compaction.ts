@@ -1,8 +1,8 @@
 import type Database from "better-sqlite3";
 import type { SearchText } from "../../core/store.js";
 import type { StoredChunk } from "../../core/types.js";
+import { CHUNK_COLUMNS, type ChunkRow, toStoredChunk } from "../chunk-rows.js";
 import { RebuildLease } from "./rebuild-lease.js";
-import { CHUNK_COLUMNS, type ChunkRow, toStoredChunk } from "./rows.js";
 import { inWriteTransaction } from "./write-transaction.js";
 
 /** Where the count of full-text rows deleted since the last compaction is kept. */

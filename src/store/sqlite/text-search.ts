@@ -1,7 +1,7 @@
 import type Database from "better-sqlite3";
 import type { TextHit, TextQuery } from "../../core/text-backend.js";
+import { CHUNK_COLUMNS, type ChunkRow, toStoredChunk } from "../chunk-rows.js";
 import { pathFilter } from "./path-filter.js";
-import { CHUNK_COLUMNS, type ChunkRow, toStoredChunk } from "./rows.js";
 
 /** BM25 over the chunks' full-text fields, best first, ties by chunk id. */
 export function searchChunks(

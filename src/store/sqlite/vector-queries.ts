@@ -4,9 +4,9 @@ import { embedText } from "../../core/embed-text.js";
 import { StoreError } from "../../core/errors.js";
 import type { EmbeddingWork } from "../../core/store.js";
 import type { VectorHit } from "../../core/text-backend.js";
+import { CHUNK_COLUMNS, type ChunkRow, toStoredChunk } from "../chunk-rows.js";
 import type { AnnIndexes } from "./ann-index.js";
 import { pathFilter } from "./path-filter.js";
-import { CHUNK_COLUMNS, type ChunkRow, toStoredChunk } from "./rows.js";
 import { inWriteTransaction } from "./write-transaction.js";
 
 /** The vector table of an embedder, created on first use with its dimension. */

@@ -1,6 +1,6 @@
-import type { ChunkKind, StoredChunk } from "../../core/types.js";
+import type { ChunkKind, StoredChunk } from "../core/types.js";
 
-/** A chunk row joined with its document, as the queries below select it. */
+/** A chunk row joined with its document, as both stores select it (CHUNK_COLUMNS reads alike in either SQL). */
 export interface ChunkRow {
   id: number;
   document_id: number;
