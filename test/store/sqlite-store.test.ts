@@ -5,35 +5,10 @@ import { describe, expect, it } from "vitest";
 import { IndexBusyError, StoreError } from "../../src/core/errors.js";
 import type { DocumentToStore } from "../../src/core/store.js";
 import { emptySkipCounts } from "../../src/core/types.js";
-import { withSearchText } from "../../src/ingest/search-text.js";
 import { documentSearchTexts } from "../../src/ingest/stored-search-text.js";
 import { SqliteStore } from "../../src/store/sqlite/sqlite-store.js";
+import { document } from "../helpers/store-documents.js";
 import { tempDir } from "../helpers/temp-dir.js";
-
-function document(resourceId: string, path: string, text: string): DocumentToStore {
-  const lines = text.split("\n");
-  return {
-    resourceId,
-    path,
-    language: "typescript",
-    size: text.length,
-    mtimeMs: 1000,
-    hash: `hash-of-${text.length}`,
-    chunks: withSearchText({ path, language: "typescript", text, contexts: "structural" }, [
-      {
-        startLine: 1,
-        endLine: lines.length,
-        kind: "function",
-        symbol: "",
-        parent: null,
-        content: text,
-        header: "",
-        defines: [],
-        tokens: 10,
-      },
-    ]),
-  };
-}
 
 /**
  * A new index file whose `count` documents were all written twice (`a<i>` then
@@ -251,46 +226,6 @@ describe("SqliteStore", () => {
     await store.writeDocuments([document(resource.id, "a.ts", "function second() {}")]);
     await store.compact(documentSearchTexts);
     expect(await store.getMeta("fts_deleted_rows")).toBe("1");
-    await store.close();
-  });
-
-  it("finds a name's uses exactly, whatever its characters or case, and forgets them with their file", async () => {
-    const store = SqliteStore.open(join(tempDir(), "index.db"), { create: true });
-    const resource = await store.ensureResource("/repo", "git");
-    const using = (path: string, names: string[]): DocumentToStore => ({
-      ...document(resource.id, path, names.join("\n")),
-      graph: {
-        definitions: [],
-        references: names.map((name, index) => ({ name, kind: "call", lines: [index + 1] })),
-        imports: [],
-      },
-    });
-    const uses = async (name: string) =>
-      (await store.findReferences(name)).map((r) => `${r.path}:${r.line}`);
-    await store.writeDocuments([
-      using("lib/a.rb", ["empty?", "Größe", "Vector3", "$el"]),
-      using("lib/b.rb", ["empty", "größe", "vector3", "el"]),
-    ]);
-    expect(await uses("empty?")).toEqual(["lib/a.rb:1"]);
-    expect(await uses("empty")).toEqual(["lib/b.rb:1"]);
-    expect(await uses("Größe")).toEqual(["lib/a.rb:2"]);
-    expect(await uses("Vector3")).toEqual(["lib/a.rb:3"]);
-    expect(await uses("vector3")).toEqual(["lib/b.rb:3"]);
-    expect(await uses("$el")).toEqual(["lib/a.rb:4"]);
-    expect(await uses("missing")).toEqual([]);
-    // Rewritten without the name, and removed: the name leads nowhere.
-    await store.writeDocuments([using("lib/a.rb", ["other"])]);
-    expect(await uses("Vector3")).toEqual([]);
-    expect(await uses("other")).toEqual(["lib/a.rb:1"]);
-    const [b] = (await store.listDocuments(resource.id)).filter((d) => d.path === "lib/b.rb");
-    await store.removeDocuments([b?.id ?? -1]);
-    expect(await uses("vector3")).toEqual([]);
-    expect((await store.stats()).graph).toEqual({
-      definitions: 0,
-      references: 1,
-      imports: 0,
-      orphans: 0,
-    });
     await store.close();
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { IndexMissingError, SchemaTooNewError } from "../../src/core/errors.js";
-import type { Store } from "../../src/core/store.js";
+import type { DocumentToStore, Store } from "../../src/core/store.js";
 import { STORE_ADAPTER_ROWS, type StoreAdapter } from "../helpers/store-adapters.js";
 import { document } from "../helpers/store-documents.js";
 
@@ -10,6 +10,45 @@ describe.each(STORE_ADAPTER_ROWS)(
   "the Store contract: leases, projects, plans, vectors, versions (%s)",
   (_name, adapter: StoreAdapter) => {
     const fresh = async (): Promise<Store> => adapter.place().open();
+
+    it("finds a name's uses exactly, whatever its characters or case, and forgets them with their file", async () => {
+      const store = await fresh();
+      const resource = await store.ensureResource("/repo", "git");
+      const using = (path: string, names: string[]): DocumentToStore => ({
+        ...document(resource.id, path, names.join("\n")),
+        graph: {
+          definitions: [],
+          references: names.map((name, index) => ({ name, kind: "call", lines: [index + 1] })),
+          imports: [],
+        },
+      });
+      const uses = async (name: string) =>
+        (await store.findReferences(name)).map((r) => `${r.path}:${r.line}`);
+      await store.writeDocuments([
+        using("lib/a.rb", ["empty?", "Größe", "Vector3", "$el"]),
+        using("lib/b.rb", ["empty", "größe", "vector3", "el"]),
+      ]);
+      expect(await uses("empty?")).toEqual(["lib/a.rb:1"]);
+      expect(await uses("empty")).toEqual(["lib/b.rb:1"]);
+      expect(await uses("Größe")).toEqual(["lib/a.rb:2"]);
+      expect(await uses("Vector3")).toEqual(["lib/a.rb:3"]);
+      expect(await uses("vector3")).toEqual(["lib/b.rb:3"]);
+      expect(await uses("$el")).toEqual(["lib/a.rb:4"]);
+      expect(await uses("missing")).toEqual([]);
+      // Rewritten without the name, and removed: the name leads nowhere.
+      await store.writeDocuments([using("lib/a.rb", ["other"])]);
+      expect(await uses("Vector3")).toEqual([]);
+      expect(await uses("other")).toEqual(["lib/a.rb:1"]);
+      const [b] = (await store.listDocuments(resource.id)).filter((d) => d.path === "lib/b.rb");
+      await store.removeDocuments([b?.id ?? -1]);
+      expect(await uses("vector3")).toEqual([]);
+      expect((await store.stats()).graph).toEqual({
+        definitions: 0,
+        references: 1,
+        imports: 0,
+        orphans: 0,
+      });
+    });
 
     it("gives a lease to one holder at a time, and to another once it expired or was released", async () => {
       const store = await fresh();
