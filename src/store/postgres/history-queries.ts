@@ -7,6 +7,7 @@ import {
   type HistorySpan,
   MAX_BODY_CHARS,
 } from "../../core/history.js";
+import { type ChangeLineageRow, relinkedLineages } from "../history-lineage.js";
 import { countFields } from "./bm25.js";
 import { addMessageStats } from "./commit-messages.js";
 import { type PgSession, type Queryable, rowsOf } from "./pg-session.js";
@@ -136,21 +137,13 @@ export async function writeHistory(session: PgSession, batch: HistoryBatch): Pro
   });
 }
 
-interface ChangeRow {
-  id: number;
-  commit_id: number;
-  path: string;
-  old_path: string | null;
-  lineage: string;
-}
-
-/** Every change's lineage from scratch, newest commit first; only rows that differ are written. */
+/** Every change's lineage followed again (see relinkedLineages); only rows that differ are written. */
 async function relinkRenames(
   client: Queryable,
   projectId: number,
   resourceId: string,
 ): Promise<void> {
-  const rows = await rowsOf<ChangeRow>(
+  const rows = await rowsOf<ChangeLineageRow>(
     client,
     `SELECT c.id, c.commit_id, c.path, c.old_path, c.lineage
        FROM history_changes c JOIN history_commits m ON m.id = c.commit_id
@@ -158,31 +151,12 @@ async function relinkRenames(
       ORDER BY m.committed_at DESC, m.id DESC, c.id`,
     [projectId, resourceId],
   );
-  const ids: number[] = [];
-  const lineages: string[] = [];
-  const later = new Map<string, string>();
-  let index = 0;
-  while (index < rows.length) {
-    const commit = (rows[index] as ChangeRow).commit_id;
-    let end = index;
-    while (end < rows.length && (rows[end] as ChangeRow).commit_id === commit) end++;
-    const renames: [string, string][] = [];
-    for (const row of rows.slice(index, end)) {
-      const lineage = later.get(row.path) ?? row.path;
-      if (lineage !== row.lineage) {
-        ids.push(row.id);
-        lineages.push(lineage);
-      }
-      if (row.old_path !== null && row.old_path !== row.path) renames.push([row.old_path, lineage]);
-    }
-    for (const [from, lineage] of renames) later.set(from, lineage);
-    index = end;
-  }
-  if (ids.length === 0) return;
+  const changed = relinkedLineages(rows);
+  if (changed.length === 0) return;
   await client.query(
     `UPDATE history_changes h SET lineage = t.lineage
      FROM unnest($1::bigint[], $2::text[]) AS t(id, lineage) WHERE h.id = t.id`,
-    [ids, lineages],
+    [changed.map((row) => row.id), changed.map((row) => row.lineage)],
   );
 }
 

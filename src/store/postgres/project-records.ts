@@ -12,31 +12,12 @@ import {
   type ResourceKind,
   type SkipCounts,
 } from "../../core/types.js";
+import { type ResourceRow, toResource } from "../resource-rows.js";
 import type { PgSession } from "./pg-session.js";
 import { rowsOf } from "./pg-session.js";
 
 // Resources, leases, metadata, project settings, breakers and the context cache:
 // small per-project records, each query scoped by the session's project.
-
-interface ResourceRow {
-  id: string;
-  root: string;
-  kind: ResourceKind;
-  added_at: string;
-  last_indexed_at: string | null;
-  skipped: string;
-}
-
-function toResource(row: ResourceRow): Resource {
-  return {
-    id: row.id,
-    root: row.root,
-    kind: row.kind,
-    addedAt: row.added_at,
-    lastIndexedAt: row.last_indexed_at,
-    skipped: { ...emptySkipCounts(), ...(JSON.parse(row.skipped) as Partial<SkipCounts>) },
-  };
-}
 
 const RESOURCE_COLUMNS = "id, root, kind, added_at, last_indexed_at, skipped";
 

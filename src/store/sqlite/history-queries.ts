@@ -9,6 +9,7 @@ import {
   MAX_BODY_CHARS,
   type MessageMatch,
 } from "../../core/history.js";
+import { type ChangeLineageRow, relinkedLineages } from "../history-lineage.js";
 import { inWriteTransaction } from "./write-transaction.js";
 
 /** A subject says what a commit is for; its body, how. */
@@ -102,44 +103,18 @@ export function writeHistory(db: Database.Database, batch: HistoryBatch): void {
   });
 }
 
-interface ChangeRow {
-  rowid: number;
-  commit_id: number;
-  path: string;
-  old_path: string | null;
-  lineage: string;
-}
-
-/**
- * Every change's lineage from scratch: newest commit first, a path takes the
- * name a later rename gave it. Only rows whose lineage differs are written.
- */
+/** Every change's lineage followed again (see relinkedLineages); only rows that differ are written. */
 function relinkRenames(db: Database.Database, resourceId: string): void {
   const rows = db
     .prepare(
-      `SELECT c.rowid AS rowid, c.commit_id, c.path, c.old_path, c.lineage
+      `SELECT c.rowid AS id, c.commit_id, c.path, c.old_path, c.lineage
          FROM history_changes c JOIN history_commits m ON m.id = c.commit_id
         WHERE m.resource_id = ?
         ORDER BY m.committed_at DESC, m.id DESC`,
     )
-    .all(resourceId) as ChangeRow[];
+    .all(resourceId) as ChangeLineageRow[];
   const update = db.prepare("UPDATE history_changes SET lineage = ? WHERE rowid = ?");
-  const later = new Map<string, string>();
-  let index = 0;
-  while (index < rows.length) {
-    // One commit's rows together: its renames apply to older commits only.
-    const commit = (rows[index] as ChangeRow).commit_id;
-    let end = index;
-    while (end < rows.length && (rows[end] as ChangeRow).commit_id === commit) end++;
-    const renames: [string, string][] = [];
-    for (const row of rows.slice(index, end)) {
-      const lineage = later.get(row.path) ?? row.path;
-      if (lineage !== row.lineage) update.run(lineage, row.rowid);
-      if (row.old_path !== null && row.old_path !== row.path) renames.push([row.old_path, lineage]);
-    }
-    for (const [from, lineage] of renames) later.set(from, lineage);
-    index = end;
-  }
+  for (const { id, lineage } of relinkedLineages(rows)) update.run(lineage, id);
 }
 
 export function historySpan(db: Database.Database, resourceId: string): HistorySpan {

@@ -2,16 +2,8 @@ import type Database from "better-sqlite3";
 import { ulid } from "ulid";
 import type { Resource, ResourceKind, SkipCounts } from "../../core/types.js";
 import { emptySkipCounts } from "../../core/types.js";
+import { type ResourceRow, toResource } from "../resource-rows.js";
 import { inWriteTransaction } from "./write-transaction.js";
-
-interface ResourceRow {
-  id: string;
-  root: string;
-  kind: ResourceKind;
-  added_at: string;
-  last_indexed_at: string | null;
-  skipped: string;
-}
 
 export function listResources(db: Database.Database): Resource[] {
   const rows = db.prepare("SELECT * FROM resources ORDER BY added_at, id").all() as ResourceRow[];
@@ -73,15 +65,4 @@ export function recordRun(
       .prepare("UPDATE resources SET last_indexed_at = ?, skipped = ? WHERE id = ?")
       .run(finishedAt, JSON.stringify(skipped), resourceId),
   );
-}
-
-function toResource(row: ResourceRow): Resource {
-  return {
-    id: row.id,
-    root: row.root,
-    kind: row.kind,
-    addedAt: row.added_at,
-    lastIndexedAt: row.last_indexed_at,
-    skipped: { ...emptySkipCounts(), ...(JSON.parse(row.skipped) as Partial<SkipCounts>) },
-  };
 }
