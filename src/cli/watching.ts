@@ -23,12 +23,17 @@ function describeReport(report: WatchReport, verbose: boolean): string | null {
       return `root ${report.root} is back: re-indexing it`;
     case "failed":
       return report.message;
+    case "polling": {
+      const every = `looking for changes every ${(report.everyMs / 1000).toFixed(1)} s`;
+      if (report.reason) return `${every}: ${report.reason}`;
+      return verbose ? `${every} ([watch] poll_ms)` : null;
+    }
   }
 }
 
 /**
- * Starts the watcher; a failure to watch (the system's limit on watches, say)
- * is reported and leaves the caller serving without it.
+ * Starts the watcher; a failure to watch (the system's limit on watches falls
+ * back to polling instead) is reported and leaves the caller serving without it.
  */
 export async function startWatching(
   engine: ContextEngine,
@@ -40,12 +45,8 @@ export async function startWatching(
       onReport: (report) => printWatchReport(report, verbose),
     });
   } catch (error) {
-    const message = (error as Error).message;
-    const hint = /ENOSPC|EMFILE/.test(message)
-      ? " (the system's limit on file watches: raise fs.inotify.max_user_watches)"
-      : "";
     process.stderr.write(
-      `ctx: watching for changes failed: ${message}${hint}; the index is refreshed on request only\n`,
+      `ctx: watching for changes failed: ${(error as Error).message}; the index is refreshed on request only\n`,
     );
     return null;
   }

@@ -42,7 +42,12 @@ export interface ResolvedConfig {
   readonly fieldWeights: FieldWeights;
   readonly query: { readonly budget: number; readonly format: OutputFormat };
   /** `[watch]`: how `ctx serve` and `ctx watch` batch the changes they see. */
-  readonly watch: { readonly debounceMs: number; readonly fullRefreshPaths: number };
+  readonly watch: {
+    readonly debounceMs: number;
+    readonly fullRefreshPaths: number;
+    /** Set: poll instead of file events. */
+    readonly pollMs: number | undefined;
+  };
   readonly strategies: StrategyConfig;
   readonly contextualize: ContextualizeSettings;
   readonly embeddings: EmbeddingSettings;
@@ -105,6 +110,7 @@ export function resolveConfig(
     watch: {
       debounceMs: merged.watch?.debounce_ms ?? 100,
       fullRefreshPaths: merged.watch?.full_refresh_paths ?? 1000,
+      pollMs: merged.watch?.poll_ms,
     },
     strategies: resolveStrategyConfig(files),
     contextualize: resolveContextualizeSettings(files),

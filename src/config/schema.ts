@@ -251,6 +251,12 @@ export const configFileSchema = z.strictObject({
       debounce_ms: z.number().int().min(0).max(60_000).optional(),
       /** More changed paths than this in one batch re-index every root (default 1000). */
       full_refresh_paths: positiveInt.optional(),
+      /**
+       * Look for changes every this many milliseconds instead of listening for
+       * file events (network and bind-mounted folders that send none). Unset:
+       * events, with polling only when the system's limit on watches is reached.
+       */
+      poll_ms: z.number().int().min(100).max(600_000).optional(),
     })
     .optional(),
 });

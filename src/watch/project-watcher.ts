@@ -23,18 +23,31 @@ export type WatchReport =
     }
   | { readonly kind: "root-missing"; readonly root: string }
   | { readonly kind: "root-back"; readonly root: string }
-  | { readonly kind: "failed"; readonly message: string };
+  | { readonly kind: "failed"; readonly message: string }
+  | {
+      /** No file events (configured, or the system's limit on watches reached): polling instead. */
+      readonly kind: "polling";
+      readonly everyMs: number;
+      /** Why, when it was not asked for. */
+      readonly reason: string | null;
+    };
 
 export interface WatchOptions {
   readonly onReport?: (report: WatchReport) => void;
   /** How often a vanished root is looked for again (default 2 s). */
   readonly missingRootPollMs?: number;
+  /** Poll every this many ms instead of listening for events (default: `[watch] poll_ms`). */
+  readonly pollMs?: number;
 }
 
 /** Longest a batch waits for git to let go of its index (a lock left by a crashed git). */
 const MAX_GIT_WAIT_MS = 10_000;
 /** Longest changes wait while more keep arriving: a file written every 50 ms still gets in. */
 const MAX_DEBOUNCE_WAIT_MS = 1000;
+/** How often changes are looked for once the system's limit on watches forces polling. */
+const FALLBACK_POLL_MS = 2000;
+/** A poll waits at least this many times the last full listing took: polling never takes most of a core. */
+const POLL_COST_FACTOR = 10;
 
 /**
  * Keeps an engine's index fresh while it runs: watches every root the index
@@ -42,7 +55,9 @@ const MAX_DEBOUNCE_WAIT_MS = 1000;
  * indexes only those paths. A git checkout, merge or rebase (git holds its
  * index lock meanwhile, then HEAD moves) or a batch larger than
  * `[watch] full_refresh_paths` becomes one full refresh instead. Queries keep
- * answering from what is committed while a batch is written.
+ * answering from what is committed while a batch is written. Without file
+ * events (`[watch] poll_ms`, or the system's limit on watches reached) it
+ * re-lists every root now and then instead.
  */
 export class ProjectWatcher {
   private readonly pending = new Set<string>();
@@ -55,10 +70,13 @@ export class ProjectWatcher {
   private readonly missing = new Set<string>();
   private missingPoll: NodeJS.Timeout | null = null;
   private idleWaiters: (() => void)[] = [];
+  private watcher: FSWatcher | null = null;
+  private pollEveryMs: number | null = null;
+  private pollTimer: NodeJS.Timeout | null = null;
+  private lastFullMs = 0;
 
   private constructor(
     private readonly engine: ContextEngine,
-    private readonly watcher: FSWatcher,
     private readonly roots: readonly string[],
     private readonly gits: readonly GitState[],
     private readonly options: WatchOptions,
@@ -75,12 +93,35 @@ export class ProjectWatcher {
       (git): git is GitState => git !== null,
     );
     const gitDirs = [...new Set(gits.map((git) => git.gitDir))];
+    const created = new ProjectWatcher(engine, roots, gits, options);
+    for (const root of roots) if (!present.includes(root)) created.rootMissing(root);
+    const pollMs = options.pollMs ?? engine.config.watch.pollMs;
+    if (pollMs !== undefined) {
+      created.startPolling(pollMs, null);
+    } else {
+      try {
+        await created.listen(present, gitDirs, filters);
+      } catch (error) {
+        if (!isWatchLimit(error)) throw error;
+        created.startPolling(FALLBACK_POLL_MS, watchLimitReason(error));
+      }
+    }
+    created.report({ kind: "ready", roots: present });
+    return created;
+  }
+
+  private async listen(
+    present: readonly string[],
+    gitDirs: readonly string[],
+    filters: readonly (readonly [string, WatchFilter])[],
+  ): Promise<void> {
+    const indexPath = this.engine.indexPath;
     const watcher = watch([...present, ...gitDirs], {
       ignoreInitial: true,
       ignored: (path, stats) => {
         if (gitDirs.includes(path)) return false;
         // The index itself (and its journal) changes with every batch written.
-        if (path.startsWith(engine.indexPath)) return true;
+        if (path.startsWith(indexPath)) return true;
         const gitDir = gitDirs.find((dir) => path.startsWith(`${dir}/`));
         // In a git folder only what says git is rewriting the work tree, or is done.
         if (gitDir) return !isGitSignal(path, gitDir);
@@ -88,24 +129,52 @@ export class ProjectWatcher {
         return filter ? filter[1].ignores(path, stats) : false;
       },
     });
-    const created = new ProjectWatcher(engine, watcher, roots, gits, options);
-    for (const root of roots) if (!present.includes(root)) created.rootMissing(root);
-    await new Promise<void>((resolve, reject) => {
-      watcher.once("ready", () => resolve());
-      watcher.once("error", reject);
-    });
+    this.watcher = watcher;
+    try {
+      await new Promise<void>((resolve, reject) => {
+        watcher.once("ready", () => resolve());
+        watcher.once("error", reject);
+      });
+    } catch (error) {
+      this.watcher = null;
+      await watcher.close();
+      throw error;
+    }
     watcher.on("all", (event, path) => {
-      if (typeof path === "string") created.onChange(event, path, gitDirs, filters);
+      if (typeof path === "string") this.onChange(event, path, gitDirs, filters);
     });
     watcher.on("error", (error) => {
-      const message = describe(error);
-      const hint = /ENOSPC|EMFILE/.test(message)
-        ? " (the system's limit on file watches: raise fs.inotify.max_user_watches)"
-        : "";
-      created.report({ kind: "failed", message: `watching failed: ${message}${hint}` });
+      if (isWatchLimit(error)) void this.fallBackToPolling(error);
+      else this.report({ kind: "failed", message: `watching failed: ${describe(error)}` });
     });
-    created.report({ kind: "ready", roots: present });
-    return created;
+  }
+
+  /** Events stop at the system's limit on watches: what is not watched would go stale, so poll everything. */
+  private async fallBackToPolling(error: unknown): Promise<void> {
+    if (this.pollEveryMs !== null || this.closed) return;
+    this.pollEveryMs = FALLBACK_POLL_MS; // before the await: the limit is hit once per folder
+    const watcher = this.watcher;
+    this.watcher = null;
+    await watcher?.close();
+    this.startPolling(FALLBACK_POLL_MS, watchLimitReason(error));
+  }
+
+  private startPolling(everyMs: number, reason: string | null): void {
+    if (this.closed) return;
+    this.pollEveryMs = everyMs;
+    this.report({ kind: "polling", everyMs, reason });
+    this.nextPoll();
+  }
+
+  private nextPoll(): void {
+    if (this.closed || this.pollEveryMs === null || this.pollTimer !== null) return;
+    const wait = Math.max(this.pollEveryMs, POLL_COST_FACTOR * this.lastFullMs);
+    // Not unref'd: while polling, this timer is what keeps `ctx watch` alive.
+    this.pollTimer = setTimeout(() => {
+      this.pollTimer = null;
+      this.fullPending = true;
+      this.schedule();
+    }, wait);
   }
 
   /** Resolves once no change waits and no batch runs (tests and benchmarks wait on it). */
@@ -119,7 +188,8 @@ export class ProjectWatcher {
     this.closed = true;
     if (this.timer) clearTimeout(this.timer);
     if (this.missingPoll) clearInterval(this.missingPoll);
-    await this.watcher.close();
+    if (this.pollTimer) clearTimeout(this.pollTimer);
+    await this.watcher?.close();
     await this.running;
     this.wakeIdle();
   }
@@ -185,6 +255,7 @@ export class ProjectWatcher {
       this.running = null;
       if (this.pending.size > 0 || this.fullPending) this.schedule();
       else this.wakeIdle();
+      this.nextPoll();
     });
     await this.running;
   }
@@ -205,6 +276,10 @@ export class ProjectWatcher {
         ? await this.engine.refresh()
         : await this.engine.refreshPaths(paths);
       for (const root of report.missingRoots) this.rootMissing(root);
+      const elapsedMs = Math.round(performance.now() - started);
+      if (full) this.lastFullMs = elapsedMs;
+      const nothing = report.added + report.changed + report.removed === 0;
+      if (full && nothing && this.pollEveryMs !== null) return; // a poll that found nothing
       this.report({
         kind: "indexed",
         full,
@@ -212,7 +287,7 @@ export class ProjectWatcher {
         added: report.added,
         changed: report.changed,
         removed: report.removed,
-        elapsedMs: Math.round(performance.now() - started),
+        elapsedMs,
       });
     } catch (error) {
       // The next change tries again; what was committed before the failure stays.
@@ -232,7 +307,7 @@ export class ProjectWatcher {
       for (const gone of [...this.missing]) {
         if (!existsSync(gone)) continue;
         this.missing.delete(gone);
-        this.watcher.add(gone);
+        this.watcher?.add(gone);
         this.report({ kind: "root-back", root: gone });
         this.fullPending = true;
         this.schedule();
@@ -265,6 +340,19 @@ export class ProjectWatcher {
 function isGitSignal(path: string, gitDir: string): boolean {
   const rel = path.slice(gitDir.length + 1);
   return rel === "HEAD" || rel === "index.lock" || rel === "index";
+}
+
+/** The system's limit on file watches (inotify's max_user_watches) or on open files. */
+function isWatchLimit(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  return code === "ENOSPC" || code === "EMFILE" || /ENOSPC|EMFILE/.test(describe(error));
+}
+
+function watchLimitReason(error: unknown): string {
+  return (
+    `the system's limit on file watches is reached (${describe(error)}); ` +
+    "raise fs.inotify.max_user_watches (sysctl) to be told of changes instead"
+  );
 }
 
 function describe(error: unknown): string {
