@@ -12,12 +12,13 @@ import type {
 import { graphFileKey } from "../../core/graph.js";
 import { GRAPH_GENERATION_KEY } from "./document-writes.js";
 import { namesQuery, unpackReferences } from "./reference-lists.js";
+import { cachedStatement } from "./statement-cache.js";
 
 /** The counter every document write raises, "0" before the first. */
 export function graphGeneration(db: Database.Database): string {
-  const row = db.prepare("SELECT value FROM ctx_meta WHERE key = ?").get(GRAPH_GENERATION_KEY) as
-    | { value: string | number }
-    | undefined;
+  const row = cachedStatement(db, "SELECT value FROM ctx_meta WHERE key = ?").get(
+    GRAPH_GENERATION_KEY,
+  ) as { value: string | number } | undefined;
   return String(row?.value ?? 0);
 }
 

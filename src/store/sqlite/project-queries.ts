@@ -1,13 +1,15 @@
 import type Database from "better-sqlite3";
 import type { BreakerRecord } from "../../core/breaker.js";
 import type { ProjectRecord } from "../../core/store.js";
+import { cachedStatement } from "./statement-cache.js";
 import { inWriteTransaction } from "./write-transaction.js";
 
 /** The project's record; an empty one when it was never written. */
 export function getProject(db: Database.Database, name: string): ProjectRecord {
-  const row = db
-    .prepare("SELECT enabled_strategies, updated_at FROM projects WHERE name = ?")
-    .get(name) as { enabled_strategies: string | null; updated_at: string | null } | undefined;
+  const row = cachedStatement(
+    db,
+    "SELECT enabled_strategies, updated_at FROM projects WHERE name = ?",
+  ).get(name) as { enabled_strategies: string | null; updated_at: string | null } | undefined;
   return {
     name,
     enabledStrategies: row?.enabled_strategies

@@ -3,10 +3,14 @@ import { ulid } from "ulid";
 import type { Resource, ResourceKind, SkipCounts } from "../../core/types.js";
 import { emptySkipCounts } from "../../core/types.js";
 import { type ResourceRow, toResource } from "../resource-rows.js";
+import { cachedStatement } from "./statement-cache.js";
 import { inWriteTransaction } from "./write-transaction.js";
 
 export function listResources(db: Database.Database): Resource[] {
-  const rows = db.prepare("SELECT * FROM resources ORDER BY added_at, id").all() as ResourceRow[];
+  const rows = cachedStatement(
+    db,
+    "SELECT * FROM resources ORDER BY added_at, id",
+  ).all() as ResourceRow[];
   return rows.map(toResource);
 }
 

@@ -50,6 +50,7 @@ import { openDatabase } from "./open-database.js";
 import * as projects from "./project-queries.js";
 import * as resources from "./resource-queries.js";
 import { SqliteHistoryAndPlans } from "./sqlite-history-plans.js";
+import { cachedStatement } from "./statement-cache.js";
 import { TextCompaction } from "./text-compaction.js";
 import { chunkRows, searchChunks } from "./text-search.js";
 import { loadVectorExtension } from "./vector-extension.js";
@@ -316,7 +317,7 @@ export class SqliteStore extends SqliteHistoryAndPlans implements Store {
   }
 
   async getMeta(key: string): Promise<string | null> {
-    const row = this.db.prepare("SELECT value FROM ctx_meta WHERE key = ?").get(key) as
+    const row = cachedStatement(this.db, "SELECT value FROM ctx_meta WHERE key = ?").get(key) as
       | { value: string }
       | undefined;
     return row?.value ?? null;

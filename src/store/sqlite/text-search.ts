@@ -2,6 +2,7 @@ import type Database from "better-sqlite3";
 import type { TextHit, TextQuery } from "../../core/text-backend.js";
 import { CHUNK_COLUMNS, type ChunkRow, toStoredChunk } from "../chunk-rows.js";
 import { pathFilter } from "./path-filter.js";
+import { cachedStatement } from "./statement-cache.js";
 
 /** BM25 over the chunks' full-text fields, best first, ties by chunk id. */
 export function searchChunks(
@@ -15,12 +16,11 @@ export function searchChunks(
   if (prefixes.length === 0) {
     // The best `limit` ids by rank (ties by id) first, then only their rows: the join stays out of the ranking.
     // bm25() called with the weights ranks a third faster than the same weights set by `rank MATCH`.
-    const ranked = db
-      .prepare(
-        `SELECT rowid AS id, bm25(chunks_fts, ?, ?, ?, ?) AS rank FROM chunks_fts
-         WHERE chunks_fts MATCH ? ORDER BY rank, rowid LIMIT ?`,
-      )
-      .all(...weights, match, query.limit) as RankedRow[];
+    const ranked = cachedStatement(
+      db,
+      `SELECT rowid AS id, bm25(chunks_fts, ?, ?, ?, ?) AS rank FROM chunks_fts
+       WHERE chunks_fts MATCH ? ORDER BY rank, rowid LIMIT ?`,
+    ).all(...weights, match, query.limit) as RankedRow[];
     return hitsOf(db, ranked);
   }
   // With a path filter the search cannot stop at `limit` chunks: it filters them all.
@@ -63,10 +63,9 @@ function hitsOf(db: Database.Database, ranked: readonly RankedRow[]): TextHit[] 
 /** The chunks of these ids that exist, by id. */
 export function chunkRows(db: Database.Database, chunkIds: readonly number[]): ChunkRow[] {
   if (chunkIds.length === 0) return [];
-  return db
-    .prepare(
-      `SELECT ${CHUNK_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.document_id
-       WHERE c.id IN (SELECT value FROM json_each(?)) ORDER BY c.id`,
-    )
-    .all(JSON.stringify(chunkIds)) as ChunkRow[];
+  return cachedStatement(
+    db,
+    `SELECT ${CHUNK_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.document_id
+     WHERE c.id IN (SELECT value FROM json_each(?)) ORDER BY c.id`,
+  ).all(JSON.stringify(chunkIds)) as ChunkRow[];
 }
