@@ -1,0 +1,42 @@
+/**
+ * The query side of kept-commit-bench.py: reads one JSON request a line
+ * (`db`, `tree`, `task`, `budgets`, optional `keep`), answers each budget in
+ * process with the build in CTX_DIST, and writes back the file fragments
+ * (path, first line, last line) by budget. With `keep`, the `--explain` JSON
+ * answer at that budget is written to `keep.file`.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { createInterface } from "node:readline";
+import { pathToFileURL } from "node:url";
+
+const dist = process.env.CTX_DIST ?? "dist";
+const { ContextEngine } = await import(pathToFileURL(join(dist, "index.js")).href);
+
+for await (const line of createInterface({ input: process.stdin })) {
+  const { db, tree, task, budgets, keep } = JSON.parse(line);
+  const engine = await ContextEngine.open({ start: tree, db });
+  const fragments = {};
+  try {
+    for (const budget of budgets) {
+      const kept = keep?.budget === budget;
+      const answer = await engine.query({
+        task,
+        budget,
+        refresh: false,
+        format: "json",
+        explain: kept,
+      });
+      if (kept) {
+        mkdirSync(dirname(keep.file), { recursive: true });
+        writeFileSync(keep.file, answer.output);
+      }
+      fragments[budget] = answer.fragments
+        .filter((fragment) => fragment.source.kind === "file")
+        .map(({ source }) => [source.path, source.startLine, source.endLine]);
+    }
+  } finally {
+    await engine.close();
+  }
+  process.stdout.write(`${JSON.stringify({ fragments })}\n`);
+}

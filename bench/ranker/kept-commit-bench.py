@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""The commit benchmark with each commit's index kept, for ranking experiments.
+
+The benchmark's own `run` indexes every commit's parent tree and runs a `ctx`
+process per query: about 25 minutes for the four repositories on this project's
+machines. Ranking happens at query time, so a change to it needs only the
+queries again:
+
+  build   index each commit's parent tree as `run` makes it (the same tree, and with
+          --mode history the same git checkout), one commit after another, and keep
+          a copy of the index per commit: KEEP/MODE/REPO/dbs/SHA.db
+  query   put each commit's tree back (history needs git for hunks), ask one
+          in-process engine (kept-commit-bench-server.mjs, with the build in --dist)
+          every budget, score with the benchmark's own score(); about 3 minutes.
+
+Figures equal `commit_bench.py run` for the same build. Index with a copy of
+dist/ that stays put (the build step's figures depend on index-time code too).
+"""
+import argparse, json, os, shutil, subprocess, sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPOSITORIES = ["hono", "click", "core", "poetry"]
+
+
+def commits(tool, name):
+    lines = tool.load_bench(os.path.join(args.bench_dir, f"{name}.jsonl"))
+    lines.sort(key=lambda c: c["date"])  # as `run` does: successive parents differ little
+    return lines
+
+
+def folders(mode, name):
+    base = os.path.join(args.keep, mode, name)
+    os.makedirs(os.path.join(base, "dbs"), exist_ok=True)
+    return base, os.path.join(base, "tree")
+
+
+def put_tree(tool, git_dir, commit, tree):
+    tool.sync_tree(git_dir, commit["parent"], tree)
+    if args.mode == "history":
+        tool.make_checkout(git_dir, commit["parent"], tree)
+
+
+def build(tool):
+    cli = os.path.join(args.dist, "cli", "main.js")
+    for name in args.repos:
+        base, tree = folders(args.mode, name)
+        db = os.path.join(base, "ctx.db")
+        for commit in commits(tool, name):
+            kept = os.path.join(base, "dbs", commit["sha"] + ".db")
+            if os.path.exists(kept):
+                continue
+            put_tree(tool, git_dir(name), commit, tree)
+            result = subprocess.run(["node", cli, "index", tree, "--db", db], cwd=tree,
+                                    capture_output=True, text=True)
+            if result.returncode:
+                sys.exit(f"indexing {name} {commit['sha']} failed: {result.stderr.strip()[-300:]}")
+            shutil.copyfile(db, kept + ".tmp")
+            os.replace(kept + ".tmp", kept)
+        print(f"{name}: indexes kept in {os.path.join(base, 'dbs')}", file=sys.stderr)
+
+
+def query(tool):
+    budgets = [int(b) for b in args.budgets.split(",")]
+    server = subprocess.Popen(
+        ["node", os.path.join(HERE, "kept-commit-bench-server.mjs")], stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE, text=True, env={**os.environ, "CTX_DIST": os.path.abspath(args.dist)})
+    table, per_commit = {}, []
+    for name in args.repos:
+        base, tree = folders(args.mode, name)
+        rows = []
+        for commit in commits(tool, name):
+            kept = os.path.join(base, "dbs", commit["sha"] + ".db")
+            if not os.path.exists(kept):
+                sys.exit(f"no kept index for {name} {commit['sha']}: run the build step first")
+            put_tree(tool, git_dir(name), commit, tree)
+            db = os.path.join(base, "query.db")
+            shutil.copyfile(kept, db)  # a query may write (request log, graph cache)
+            ask = {"db": db, "tree": tree, "task": commit["task"], "budgets": budgets}
+            if args.answers_out:
+                # The rows of collect-commit-bench.ts: the --explain answer at 32k.
+                ask["keep"] = {"budget": 32000, "file": os.path.join(
+                    args.answers_out, commit["repo"].replace("/", "_"), commit["sha"] + ".json")}
+            server.stdin.write(json.dumps(ask) + "\n")
+            server.stdin.flush()
+            reply = server.stdout.readline()
+            if not reply:
+                sys.exit("the query server stopped (see its error above)")
+            fragments = json.loads(reply)["fragments"]
+            row = {"repo": commit["repo"], "sha": commit["sha"]}
+            for budget in budgets:
+                found = [tuple(f) for f in fragments[str(budget)]]
+                row[f"file@{budget}"], row[f"line@{budget}"] = tool.score(
+                    found, commit["gold_files"], commit["gold_lines"])
+            rows.append(row)
+        table[name] = rows
+        per_commit.extend(rows)
+    server.stdin.close()
+    server.wait()
+    print("| repo | n | " + " | ".join(f"file@{b // 1000}k | line@{b // 1000}k" for b in budgets) + " |")
+    print("|---|---|" + "---|---|" * len(budgets))
+    for name, rows in table.items():
+        cells = [f"{100 * sum(r[f'{m}@{b}'] for r in rows) / len(rows):.1f}"
+                 for b in budgets for m in ("file", "line")]
+        print(f"| {name} | {len(rows)} | " + " | ".join(cells) + " |")
+    if args.json_out:
+        with open(args.json_out, "w") as out:
+            json.dump({"per_commit": per_commit}, out)
+
+
+def git_dir(name):
+    return getattr(args, f"git_{name}") or f"/tmp/{name}.git"
+
+
+parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+parser.add_argument("step", choices=["build", "query"])
+parser.add_argument("--mode", choices=["plain", "history"], required=True)
+parser.add_argument("--bench-dir", default="../shared/commit-bench", help="the benchmark's folder (its tool and tasks)")
+parser.add_argument("--keep", default="/tmp/ctx-commit-bench-kept", help="where trees and kept indexes live")
+parser.add_argument("--dist", default="dist", help="the build that indexes (build) or answers (query)")
+parser.add_argument("--repos", nargs="+", default=REPOSITORIES, choices=REPOSITORIES)
+for repository in REPOSITORIES:
+    parser.add_argument(f"--git-{repository}", help=f"bare clone of {repository}.bundle (default /tmp/{repository}.git)")
+parser.add_argument("--budgets", default="2000,8000,32000")
+parser.add_argument("--json-out", help="per-commit figures, as commit_bench.py's --json-out")
+parser.add_argument("--answers-out", help="keep each --explain answer at 32k here, for collect-commit-bench.ts")
+args = parser.parse_args()
+sys.path.insert(0, os.path.abspath(args.bench_dir))
+import commit_bench  # noqa: E402  (the benchmark's own tree making and scoring)
+
+build(commit_bench) if args.step == "build" else query(commit_bench)
