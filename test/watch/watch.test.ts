@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { cpSync, mkdirSync, realpathSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -255,57 +255,6 @@ describe("ctx watch", () => {
     child.kill("SIGTERM");
     expect(await exited).toBe(0);
   }, 60_000);
-
-  // A user namespace of its own lets the test lower the limit on watches for this process alone.
-  const ownNamespace = spawnSync("unshare", ["-U", "-r", "true"]).status === 0;
-  it.skipIf(!ownNamespace)(
-    "falls back to polling when the system's limit on file watches is reached, and says which setting to raise",
-    async () => {
-      const project = realpathSync(tempDir("ctx-watch-limit-"));
-      const files: Record<string, string> = {};
-      for (let i = 0; i < 30; i++) files[`d${i}/n.md`] = `# Note ${i}\n`;
-      writeFiles(project, files);
-      let stderr = "";
-      const child = spawn(
-        "unshare",
-        [
-          "-U",
-          "-r",
-          "sh",
-          "-c",
-          'echo 10 > /proc/sys/fs/inotify/max_user_watches && exec "$0" "$@"',
-          process.execPath,
-          CLI,
-          "watch",
-        ],
-        {
-          cwd: project,
-          env: { PATH: process.env.PATH ?? "", HOME: project, XDG_CONFIG_HOME: project },
-          stdio: ["ignore", "ignore", "pipe"],
-        },
-      );
-      child.stderr?.on("data", (data: Buffer) => {
-        stderr += data.toString();
-      });
-      const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
-      await eventually(
-        async () => stderr,
-        (text) => text.includes("watching"),
-      );
-      expect(stderr).toContain("looking for changes every 2.0 s");
-      expect(stderr).toContain("fs.inotify.max_user_watches");
-      writeFiles(project, { "d25/new.md": "# Fresh\n" });
-      expect(
-        await eventually(
-          async () => stderr,
-          (text) => text.includes("re-indexed every root: 1 added"),
-        ),
-      ).toContain("re-indexed every root: 1 added");
-      child.kill("SIGTERM");
-      expect(await exited).toBe(0);
-    },
-    60_000,
-  );
 
   it("indexes every file of a folder created while it watches, and stops on SIGINT", async () => {
     const project = realpathSync(tempDir("ctx-watch-dir-"));
