@@ -24,6 +24,8 @@ export interface RankSignals {
   readonly fileKeyword?: number;
   /** How many of the keyword hits are in the same file (itself included). */
   readonly fileHits?: number;
+  /** 1 when it holds a line the task points at (a stack frame, `path:line`). */
+  readonly located?: number;
 }
 
 /** Every signal's name: what is kept of a strategy's signals when its fragments are checked. */
@@ -37,6 +39,7 @@ export const RANK_SIGNALS = [
   "vector",
   "fileKeyword",
   "fileHits",
+  "located",
 ] as const satisfies readonly (keyof RankSignals)[];
 
 /** The learned ranking's inputs, in the order weights are listed. */
@@ -57,6 +60,7 @@ export const RANK_FEATURES = [
   "pathWords",
   "symbolNamed",
   "vector",
+  "located",
 ] as const;
 
 export type RankFeature = (typeof RANK_FEATURES)[number];

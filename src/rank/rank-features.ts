@@ -70,6 +70,7 @@ export function rankFeatures(
     pathWords: Math.min(3, foldersNamed(where.path, facts.lowered)) / 3,
     symbolNamed: symbolNamed(where.symbol, facts.words) ? 1 : 0,
     vector: signals.vector ?? 0,
+    located: signals.located ?? 0,
   };
 }
 

@@ -24,5 +24,6 @@ export const TRAINED_RANKING_MODEL: RankingModel = {
     pathWords: 1.2268,
     symbolNamed: 0.4273,
     vector: 1,
+    located: 5,
   },
 };

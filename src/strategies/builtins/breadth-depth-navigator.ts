@@ -25,6 +25,12 @@ import {
   mergeSeeds,
 } from "../../graph/graph-seeds.js";
 import { DEFAULT_WALK, type RankedNode, rankAround } from "../../graph/graph-walk.js";
+import {
+  type LocatedLine,
+  locateLines,
+  locationSeeds,
+  taskLocations,
+} from "../../graph/location-seeds.js";
 import { coChangeSupport } from "../../history/co-change-support.js";
 import { type HistoryLift, historyLifts } from "../../history/history-lift.js";
 import { type MessageSupport, messageSupport } from "../../history/message-support.js";
@@ -76,7 +82,7 @@ export class BreadthDepthNavigatorStrategy implements ContextStrategy {
 
   canHandle(request: ContextRequest, backends: Backends): number {
     if (!backends.graph || !backends.text) return 0;
-    if ((request.focus?.length ?? 0) > 0) return 0.8;
+    if ((request.focus?.length ?? 0) > 0 || taskLocations(request.task).length > 0) return 0.8;
     return queryTerms(request.task).length > 0 ? 0.6 : 0;
   }
 
@@ -97,7 +103,9 @@ export class BreadthDepthNavigatorStrategy implements ContextStrategy {
       limit: Math.max(request.maxFragments ?? DEFAULT_MAX_FRAGMENTS, this.settings.seedHits),
       ...(request.paths ? { pathPrefixes: request.paths } : {}),
     });
-    const focus = focusSeeds(graph, request.focus ?? []);
+    // The lines a task's trace or error points at count as much as what the user focuses on.
+    const located = locateLines(graph, taskLocations(request.task));
+    const focus = mergeSeeds(focusSeeds(graph, request.focus ?? []), locationSeeds(located));
     const seeds = mergeSeeds(
       keywordSeeds(graph, hits.slice(0, this.settings.seedHits)),
       mentionSeeds(graph, request.task),
@@ -132,6 +140,7 @@ export class BreadthDepthNavigatorStrategy implements ContextStrategy {
       hits,
       ranked,
       new Set(focus.keys()),
+      located,
       history,
       scoreOf,
     );
@@ -148,9 +157,19 @@ export class BreadthDepthNavigatorStrategy implements ContextStrategy {
     hits: readonly TextHit[],
     ranked: readonly RankedNode[],
     focus: ReadonlySet<number>,
+    located: readonly LocatedLine[],
     history: History,
     scoreOf: (signals: RankSignals, where: FragmentPlace) => number,
   ): Candidate[] {
+    const locatedNodes = new Set(located.map(({ node }) => node));
+    const holdsLocated = (chunk: StoredChunk) =>
+      located.some(
+        (place) =>
+          place.resourceId === chunk.resourceId &&
+          place.path === chunk.path &&
+          place.line >= chunk.startLine &&
+          place.line <= chunk.endLine,
+      );
     // Only definitions carry graph evidence: a file node stands for text the graph knows nothing of.
     const isDefinition = (node: number) => {
       const kind = graph.nodes[node]?.kind;
@@ -194,6 +213,7 @@ export class BreadthDepthNavigatorStrategy implements ContextStrategy {
         graph: copyScores.get(chunk.hash) ?? 0,
         coChange: history.partners?.get(key) ?? 0,
         message: history.messages?.get(key)?.support ?? 0,
+        ...(holdsLocated(chunk) ? { located: 1 } : {}),
       };
       const where: FragmentPlace = {
         path: chunk.path,
@@ -221,7 +241,12 @@ export class BreadthDepthNavigatorStrategy implements ContextStrategy {
       if (value <= 0 && !focus.has(node)) break;
       // Focused definitions rank with the best hit.
       const signals: RankSignals = focus.has(node)
-        ? { keyword: 1, keywordRank: 0, graph: 1 }
+        ? {
+            keyword: 1,
+            keywordRank: 0,
+            graph: 1,
+            ...(locatedNodes.has(node) ? { located: 1 } : {}),
+          }
         : { graph: value, reached: 1 };
       const path = graph.files[graphNode.file]?.path ?? "";
       const where: FragmentPlace = {
