@@ -46,6 +46,7 @@ import { PgSession } from "./pg-session.js";
 import { type ImportedPlan, importPlans } from "./plan-import.js";
 import * as records from "./project-records.js";
 import { projectStats } from "./project-stats.js";
+import { schemaSize } from "./schema-size.js";
 import { chunkRows, searchChunks, updateChunkContexts } from "./text-search.js";
 import * as vectors from "./vector-queries.js";
 
@@ -248,6 +249,7 @@ export class PostgresStore extends PostgresHistoryAndPlans implements Store {
       contexts: await records.contextCounts(this.session),
       graph: await graph.graphStats(this.session),
       history: await this.historyStats(),
+      server: await schemaSize(this.session),
     };
   }
 
