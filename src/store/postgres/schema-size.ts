@@ -20,3 +20,20 @@ export async function schemaSize(session: PgSession): Promise<ServerStorage> {
     projects: Number(row?.projects ?? 0),
   };
 }
+
+/** Full-text rows written in one run past which the run ends with a VACUUM (about 3,000 chunks). */
+export const VACUUM_AFTER_TERM_ROWS = 200_000;
+
+/**
+ * VACUUM (ANALYZE) of the full-text rows, skipped when another session holds
+ * the table's vacuum lock. It cannot run in a transaction, takes no lock that
+ * writers wait for, and a user who does not own the table only gets a warning:
+ * an optimization, so it never fails the run.
+ */
+export async function vacuumTerms(session: PgSession): Promise<void> {
+  try {
+    await session.pool.query("VACUUM (ANALYZE, SKIP_LOCKED) chunk_terms");
+  } catch {
+    // The index stays correct without it; autovacuum gets there later.
+  }
+}
