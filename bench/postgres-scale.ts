@@ -4,7 +4,10 @@
  * schema holds CTX_BENCH_SCALE_CHUNKS chunks (default 1,000,000). Prints the
  * projects, total chunks, index time, query p50/p99 over 200 code-dev questions
  * spread over the projects, and the schema's and database's size on disk.
- * The schema is dropped at the end unless CTX_BENCH_KEEP_SCHEMA=1.
+ * The schema is dropped at the end unless CTX_BENCH_KEEP_SCHEMA=1; with
+ * CTX_BENCH_SCALE_SCHEMA=<a kept schema> nothing is indexed: the queries and
+ * sizes are measured again on it (after a change to the query path or the
+ * schema, whose migrations then run on it first), and it is kept.
  * Runs the built library (dist/); needs a server (bench/postgres-server.ts).
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -19,7 +22,8 @@ import { scaleReleases } from "./scale-corpora.js";
 
 const TARGET = Number(process.env.CTX_BENCH_SCALE_CHUNKS ?? 1_000_000);
 const QUERIES = 200;
-const SCHEMA = `ctx_scale_${process.pid}`;
+const REUSED = process.env.CTX_BENCH_SCALE_SCHEMA;
+const SCHEMA = REUSED ?? `ctx_scale_${process.pid}`;
 
 interface Project {
   readonly name: string;
@@ -44,12 +48,39 @@ function open(url: string, project: Project): Promise<ContextEngine> {
 function projectAt(work: string, index: number, name: string, version: string): Project {
   const config = join(work, `config-${index}`);
   mkdirSync(join(config, "ctx"), { recursive: true });
-  const projectName = `npm/${name}@${version}`;
+  const projectName = projectNameOf(name, version);
   writeFileSync(
     join(config, "ctx", "config.toml"),
     `[store]\nschema = "${SCHEMA}"\nproject = "${projectName}"\n`,
   );
   return { name: projectName, root: npmPackageCorpus(name, version), config, chunks: 0 };
+}
+
+function projectNameOf(name: string, version: string): string {
+  return `npm/${name}@${version}`;
+}
+
+/** The projects a kept schema holds, with their chunks, from its own tables. */
+async function keptProjects(url: string, work: string): Promise<Project[]> {
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    const { rows } = await admin.query<{ name: string; chunks: string }>(
+      `SELECT p.name, (SELECT count(*) FROM ${SCHEMA}.chunks c WHERE c.project_id = p.id) AS chunks
+       FROM ${SCHEMA}.ctx_projects p ORDER BY p.id`,
+    );
+    const releases = scaleReleases();
+    return rows.flatMap((row) => {
+      const index = releases.findIndex(
+        ([name, version]) => projectNameOf(name, version) === row.name,
+      );
+      const release = releases[index];
+      if (!release) return [];
+      return [{ ...projectAt(work, index, release[0], release[1]), chunks: Number(row.chunks) }];
+    });
+  } finally {
+    await admin.end();
+  }
 }
 
 async function sizes(url: string): Promise<{ schema: number; database: number }> {
@@ -75,7 +106,12 @@ async function main(url: string): Promise<void> {
   let total = 0;
   let indexMs = 0;
   try {
-    const releases = scaleReleases();
+    if (REUSED !== undefined) {
+      // Opening a project runs any new migration on the schema before the timed queries.
+      projects.push(...(await keptProjects(url, work)));
+      total = projects.reduce((sum, project) => sum + project.chunks, 0);
+    }
+    const releases = REUSED === undefined ? scaleReleases() : [];
     for (const [index, [name, version]] of releases.entries()) {
       if (total >= TARGET) break;
       const project = projectAt(work, index, name, version);
@@ -127,8 +163,9 @@ async function main(url: string): Promise<void> {
     ];
     for (const [label, value] of rows) console.log(`${label.padEnd(34)} ${value}`);
   } finally {
-    if (process.env.CTX_BENCH_KEEP_SCHEMA === "1") console.log(`schema kept: ${SCHEMA}`);
-    else {
+    if (REUSED !== undefined || process.env.CTX_BENCH_KEEP_SCHEMA === "1") {
+      console.log(`schema kept: ${SCHEMA}`);
+    } else {
       const admin = new pg.Client({ connectionString: url });
       await admin.connect();
       await admin.query(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE`).catch(() => {});
