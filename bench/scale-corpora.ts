@@ -1,6 +1,6 @@
 /**
  * Real corpora for the scale run: eight npm packages (the ones bench/query-speed.ts
- * indexes together, ~96k chunks), each in eleven releases, newest first. Set k is
+ * indexes together, ~96k chunks), each in twelve releases, newest first. Set k is
  * the k-th release of every package; each package release becomes a project.
  */
 const RELEASES: Readonly<Record<string, readonly string[]>> = {
@@ -16,6 +16,7 @@ const RELEASES: Readonly<Record<string, readonly string[]>> = {
     "2.1685.0",
     "2.1684.0",
     "2.1683.0",
+    "2.1682.0",
   ],
   "monaco-editor": [
     "0.57.0",
@@ -29,6 +30,7 @@ const RELEASES: Readonly<Record<string, readonly string[]>> = {
     "0.49.0",
     "0.48.0",
     "0.47.0",
+    "0.46.0",
   ],
   typescript: [
     "5.9.3",
@@ -42,6 +44,7 @@ const RELEASES: Readonly<Record<string, readonly string[]>> = {
     "5.5.4",
     "5.5.3",
     "5.5.2",
+    "6.0.3",
   ],
   rxjs: [
     "7.8.2",
@@ -55,6 +58,7 @@ const RELEASES: Readonly<Record<string, readonly string[]>> = {
     "7.5.4",
     "7.5.3",
     "7.5.2",
+    "7.5.1",
   ],
   "date-fns": [
     "4.1.0",
@@ -68,6 +72,7 @@ const RELEASES: Readonly<Record<string, readonly string[]>> = {
     "3.1.0",
     "3.0.6",
     "4.2.0",
+    "4.3.0",
   ],
   "lodash-es": [
     "4.17.21",
@@ -81,6 +86,7 @@ const RELEASES: Readonly<Record<string, readonly string[]>> = {
     "4.17.9",
     "4.17.8",
     "4.17.22",
+    "4.17.23",
   ],
   "highlight.js": [
     "11.11.1",
@@ -94,6 +100,7 @@ const RELEASES: Readonly<Record<string, readonly string[]>> = {
     "11.5.0",
     "11.4.0",
     "11.3.1",
+    "11.11.2",
   ],
   three: [
     "0.187.0",
@@ -107,6 +114,7 @@ const RELEASES: Readonly<Record<string, readonly string[]>> = {
     "0.183.0",
     "0.182.0",
     "0.181.2",
+    "0.181.1",
   ],
 };
 
