@@ -220,8 +220,7 @@ export class PostgresStore extends PostgresHistoryAndPlans implements Store {
     });
   }
 
-  /** The inverted index is exact after every write: there is nothing to rebuild or merge. */
-  /** Due after a run that wrote many full-text rows: see compact(). */
+  /** The inverted index is exact after every write; only a run that wrote many rows vacuums them (compact). */
   async compactionDue(): Promise<boolean> {
     return this.termRowsWritten >= VACUUM_AFTER_TERM_ROWS;
   }
