@@ -2,8 +2,9 @@
  * The PostgreSQL store beside the SQLite one on the same corpus (three.js):
  * index time, query latency p50/p99 over 150 queries, and query throughput with
  * 16 concurrent clients (16 engines, each with its own connections, in this
- * process). Print-only; needs a server: CTX_BENCH_DATABASE_URL, else the test
- * cluster of scripts/start-test-postgres.sh. Runs the built library (dist/).
+ * process). Print-only; needs a server (bench/postgres-server.ts: CTX_BENCH_DATABASE_URL,
+ * else the test cluster of scripts/start-test-postgres.sh, started when root can).
+ * Runs the built library (dist/).
  * The server-side schema it makes is dropped at the end.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -13,9 +14,8 @@ import pg from "pg";
 import { ContextEngine } from "../dist/index.js";
 import { threeJsCorpus } from "./corpus.js";
 import { percentile } from "./percentile.js";
+import { benchDatabaseUrl } from "./postgres-server.js";
 
-const URL =
-  process.env.CTX_BENCH_DATABASE_URL ?? "postgres://postgres:ctx-test@127.0.0.1:55432/postgres";
 const SCHEMA = `ctx_bench_${process.pid}`;
 const CLIENTS = 16;
 const QUERIES = 150;
@@ -59,7 +59,7 @@ async function measure(name: string, corpus: string, db: string, work: string, t
   );
 }
 
-async function main(): Promise<void> {
+async function main(url: string): Promise<void> {
   const corpus = threeJsCorpus();
   const work = mkdtempSync(join(tmpdir(), "ctx-bench-pg-"));
   mkdirSync(join(work, "ctx"));
@@ -79,9 +79,9 @@ async function main(): Promise<void> {
       ),
     );
     await measure("SQLite", corpus, join(work, "bench.db"), work, tasks);
-    await measure("PostgreSQL", corpus, URL, work, tasks);
+    await measure("PostgreSQL", corpus, url, work, tasks);
   } finally {
-    const admin = new pg.Client({ connectionString: URL });
+    const admin = new pg.Client({ connectionString: url });
     await admin.connect();
     await admin.query(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE`).catch(() => {});
     await admin.end();
@@ -89,4 +89,5 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+const url = await benchDatabaseUrl();
+if (url !== null) await main(url);

@@ -15,3 +15,9 @@ console.log("\n== watching: save-to-searchable latency, three.js ==");
 await import("./watch-latency.js");
 console.log("\n== vectors: exact (sqlite-vec) and ANN (usearch) at 100k; embedding throughput ==");
 await import("./vectors.js");
+console.log("\n== PostgreSQL beside SQLite: three.js, 150 queries, 16 concurrent clients ==");
+await import("./postgres.js");
+console.log(
+  "\n== PostgreSQL at scale: npm package releases as projects of one database, to 1M chunks ==",
+);
+await import("./postgres-scale.js");

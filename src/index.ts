@@ -23,7 +23,13 @@ export type {
   SymbolRecord,
 } from "./core/graph.js";
 export { SYMBOL_KINDS } from "./core/graph.js";
-export type { DocumentToStore, SearchText, Store, StoreStats } from "./core/store.js";
+export type {
+  DocumentToStore,
+  SearchText,
+  ServerStorage,
+  Store,
+  StoreStats,
+} from "./core/store.js";
 export {
   type Backends,
   type ContextRequest,

@@ -114,6 +114,19 @@ export interface StoreStats {
   };
   /** Stored commits and the file changes they hold. */
   readonly history: { readonly commits: number; readonly changes: number };
+  /**
+   * Where the index lives on a server: its schema's size on disk and how many
+   * projects share it. Absent for an index file (its size is the file's).
+   */
+  readonly server?: ServerStorage;
+}
+
+/** A server-side index's schema: every table's size with its indexes and TOAST, all projects in it. */
+export interface ServerStorage {
+  readonly schema: string;
+  readonly bytes: number;
+  /** Projects whose rows live in the schema, this one included. */
+  readonly projects: number;
 }
 
 /** A project's own record: per-project overrides that live with its index. */

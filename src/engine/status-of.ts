@@ -17,7 +17,10 @@ export async function statusOf(engine: ContextEngine): Promise<StatusReport> {
     root: engine.root,
     project: engine.project,
     indexPath: engine.indexPath,
-    indexBytes: fileSize(engine.indexPath) + fileSize(`${engine.indexPath}-wal`),
+    // On a server the index's size is its schema's, which other projects may share.
+    indexBytes: stats.server
+      ? stats.server.bytes
+      : fileSize(engine.indexPath) + fileSize(`${engine.indexPath}-wal`),
     store: stats,
     resources: await rootsWithPresence(store),
     tokenCounter: counter.name,

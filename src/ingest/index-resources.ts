@@ -71,10 +71,16 @@ const WRITE_BATCH_BYTES = 2 * 1024 * 1024;
 /** Bytes of files read ahead of the one being written, whose chunks wait in memory. */
 const MAX_BYTES_AHEAD = 32 * 1024 * 1024;
 
-/** Documents waiting to be written together. */
+/**
+ * Documents waiting to be written together. A full batch is written while the
+ * next one fills (one write in flight, in order): on a server the write is a
+ * round trip whose time the main thread would otherwise spend waiting. Each
+ * batch is still one transaction of whole files.
+ */
 class WriteBatch {
   private documents: DocumentToStore[] = [];
   private bytes = 0;
+  private writing: Promise<void> | null = null;
 
   constructor(
     private readonly store: Store,
@@ -85,16 +91,33 @@ class WriteBatch {
     this.documents.push(document);
     this.bytes += document.size;
     if (this.documents.length >= WRITE_BATCH_FILES || this.bytes >= WRITE_BATCH_BYTES) {
-      await this.flush();
+      await this.startWrite();
     }
   }
 
+  /** Writes what is waiting and waits for every write to be committed. */
   async flush(): Promise<void> {
+    await this.startWrite();
+    await this.settle();
+  }
+
+  /** Waits for the write in flight (its failure is thrown here), then starts the next one. */
+  private async startWrite(): Promise<void> {
+    await this.settle();
     const documents = this.documents;
+    if (documents.length === 0) return;
     this.documents = [];
     this.bytes = 0;
-    await this.store.writeDocuments(documents);
-    this.onWritten?.(documents);
+    const write = this.store.writeDocuments(documents).then(() => this.onWritten?.(documents));
+    // Awaited by the next settle(); this only keeps it from counting as unhandled meanwhile.
+    write.catch(() => undefined);
+    this.writing = write;
+  }
+
+  private async settle(): Promise<void> {
+    const write = this.writing;
+    this.writing = null;
+    if (write) await write;
   }
 }
 
@@ -234,7 +257,8 @@ async function indexFiles(
     }
     await batch.flush();
   } catch (error) {
-    // Keep what was prepared before the failure; the failure itself is what gets reported.
+    // Keep what was prepared before the failure (and let the write in flight end); the
+    // failure itself is what gets reported.
     await batch.flush().catch(() => undefined);
     throw error;
   } finally {

@@ -78,6 +78,35 @@ describe.runIf(runPostgres)("ctx on a PostgreSQL server", () => {
     expect(runCli(["status", "--db", join(root, ".ctx", "index.db")], root).code).toBe(1);
   }, 120_000);
 
+  it("shows the schema's size on disk and how many projects share it, text and JSON", () => {
+    const { root, schema, env } = serverProject();
+    expect(runCli(["index"], root, env).code).toBe(0);
+    const alone = JSON.parse(runCli(["status", "--json"], root, env).stdout) as {
+      indexBytes: number;
+      store: { documents: number; server: { schema: string; bytes: number; projects: number } };
+    };
+    expect(alone.store.server).toMatchObject({ schema, projects: 1 });
+    expect(alone.store.server.bytes).toBeGreaterThan(0);
+    expect(alone.indexBytes).toBe(alone.store.server.bytes);
+    // A second project in the same schema: the size is the schema's, shared by both.
+    const other = gitRepo({ "lib/other.ts": "export const other = 1;\n" });
+    writeFileSync(
+      join(other, "ctx.toml"),
+      `[store]\nschema = "${schema}"\nproject = "team/other"\n`,
+    );
+    expect(runCli(["index"], other, env).code).toBe(0);
+    const text = runCli(["status"], root, env);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toContain(`Index: ${MASKED} (`);
+    expect(text.stdout).toMatch(/\(\d+(\.\d+)? (B|KB|MB|GB) in schema /);
+    expect(text.stdout).toContain(`in schema ${schema}, shared with 1 other project, schema v`);
+    expect(text.stdout).toMatch(/Files of project local\/[^:]+: 4 \(/);
+    expect(text.stdout).not.toContain(PASSWORD);
+    const shared = JSON.parse(runCli(["status", "--json"], other, env).stdout) as typeof alone;
+    expect(shared.store.server).toMatchObject({ schema, projects: 2 });
+    expect(shared.store.documents).toBe(2); // lib/other.ts and ctx.toml
+  }, 120_000);
+
   it("takes the server from --db and from [store] url as well", () => {
     const root = gitRepo(FILES);
     const schema = scratchSchema();

@@ -239,6 +239,38 @@ describe.runIf(runPostgres)("PostgresStore", () => {
   });
 });
 
+describe.runIf(runPostgres)("PostgresStore term rows", () => {
+  // chunk_terms has no foreign key to chunks (checking it per term row slowed
+  // indexing): every path that removes chunks must remove their term rows itself.
+  it("leaves no term row of a removed chunk: rewritten files, removed files, removed roots", async () => {
+    const schema = schemaOf();
+    const store = await open("team/terms", schema);
+    const kept = await store.ensureResource("/kept", "folder");
+    const gone = await store.ensureResource("/gone", "folder");
+    await store.writeDocuments([
+      document(kept.id, "src/a.ts", "function alphaBeta() { return gammaDelta; }"),
+      document(kept.id, "src/b.ts", "function epsilonZeta() {}"),
+      document(gone.id, "src/c.ts", "function etaTheta() {}"),
+    ]);
+    await store.writeDocuments([document(kept.id, "src/a.ts", "function iotaKappa() {}")]);
+    const [b] = (await store.listDocuments(kept.id)).filter((d) => d.path === "src/b.ts");
+    await store.removeDocuments([b?.id ?? -1]);
+    await store.removeResource(gone.id);
+    const orphans = await adminQuery(
+      `SELECT count(*)::int AS n FROM ${schema}.chunk_terms t
+       WHERE NOT EXISTS (SELECT 1 FROM ${schema}.chunks c WHERE c.id = t.chunk_id)`,
+    );
+    expect(orphans.rows).toEqual([{ n: 0 }]);
+    const terms = (
+      await adminQuery(`SELECT DISTINCT term FROM ${schema}.chunk_terms ORDER BY term`)
+    ).rows.map((row: { term: string }) => row.term);
+    expect(terms).toContain("iota");
+    expect(terms).not.toContain("alpha");
+    expect(terms).not.toContain("epsilon");
+    expect(terms).not.toContain("eta");
+  });
+});
+
 describe.runIf(runPostgres)("PostgresStore cleanup", () => {
   it("closes its stores and drops its schemas", async () => {
     for (const store of opened.splice(0)) await store.close();

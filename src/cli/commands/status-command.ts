@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import type { HistorySpan } from "../../core/history.js";
+import type { ServerStorage } from "../../core/store.js";
 import { formatBytes, formatSkipped } from "../format.js";
 import { dbOption, withEngine } from "../with-engine.js";
 
@@ -31,8 +32,8 @@ export function registerStatusCommand(
             const { store } = status;
             const lines = [
               `Project: ${status.root}`,
-              `Index: ${status.indexPath} (${formatBytes(status.indexBytes)}, schema v${store.schemaVersion})`,
-              `Files: ${store.documents} (${formatBytes(store.bytes)}) · chunks: ${store.chunks}`,
+              `Index: ${status.indexPath} (${describeSize(status.indexBytes, store.server)}, schema v${store.schemaVersion})`,
+              `Files${store.server ? ` of project ${status.project}` : ""}: ${store.documents} (${formatBytes(store.bytes)}) · chunks: ${store.chunks}`,
               `Languages: ${
                 Object.entries(store.languages)
                   .map(([language, count]) => `${language} ${count}`)
@@ -72,6 +73,15 @@ export function registerStatusCommand(
         );
       }),
     );
+}
+
+/** The index's size; on a server, its schema's, saying when other projects' rows are in it too. */
+function describeSize(bytes: number, server: ServerStorage | undefined): string {
+  if (!server) return formatBytes(bytes);
+  const others = server.projects - 1;
+  const shared =
+    others > 0 ? `, shared with ${others} other ${others === 1 ? "project" : "projects"}` : "";
+  return `${formatBytes(bytes)} in schema ${server.schema}${shared}`;
 }
 
 function formatSpan(span: HistorySpan): string {

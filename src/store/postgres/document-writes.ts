@@ -98,15 +98,15 @@ export async function bumpGeneration(client: Queryable, projectId: number): Prom
 
 /**
  * Replaces each document at (resource, path) with its chunks, full-text rows
- * and graph, all in one transaction.
+ * and graph, all in one transaction; returns the full-text rows written.
  */
 export async function writeDocuments(
   session: PgSession,
   documents: readonly DocumentToStore[],
-): Promise<void> {
-  if (documents.length === 0) return;
+): Promise<number> {
+  if (documents.length === 0) return 0;
   const { projectId } = session;
-  await session.transaction(async (client) => {
+  return session.transaction(async (client) => {
     const generation = await bumpGeneration(client, projectId);
     const old = await rowsOf<{ id: number }>(
       client,
@@ -163,6 +163,7 @@ export async function writeDocuments(
     await terms.insert(client, projectId);
     await graph.insert(client, projectId);
     await addTextStats(client, projectId, chunkCount, tokens);
+    return terms.terms.length;
   });
 }
 

@@ -46,6 +46,7 @@ import { PgSession } from "./pg-session.js";
 import { type ImportedPlan, importPlans } from "./plan-import.js";
 import * as records from "./project-records.js";
 import { projectStats } from "./project-stats.js";
+import { schemaSize, VACUUM_AFTER_TERM_ROWS, vacuumTerms } from "./schema-size.js";
 import { chunkRows, searchChunks, updateChunkContexts } from "./text-search.js";
 import * as vectors from "./vector-queries.js";
 
@@ -76,6 +77,8 @@ export class PostgresStore extends PostgresHistoryAndPlans implements Store {
   readonly schema: string;
   readonly project: string;
   private closed = false;
+  /** Full-text rows this store wrote since it last vacuumed them. */
+  private termRowsWritten = 0;
 
   private constructor(
     protected readonly session: PgSession,
@@ -197,8 +200,8 @@ export class PostgresStore extends PostgresHistoryAndPlans implements Store {
     );
   }
 
-  writeDocuments(documents: readonly DocumentToStore[]): Promise<void> {
-    return writeDocuments(this.session, documents);
+  async writeDocuments(documents: readonly DocumentToStore[]): Promise<void> {
+    this.termRowsWritten += await writeDocuments(this.session, documents);
   }
 
   async touchDocument(documentId: number, size: number, mtimeMs: number): Promise<void> {
@@ -217,12 +220,22 @@ export class PostgresStore extends PostgresHistoryAndPlans implements Store {
     });
   }
 
-  /** The inverted index is exact after every write: there is nothing to rebuild or merge. */
+  /** The inverted index is exact after every write; only a run that wrote many rows vacuums them (compact). */
   async compactionDue(): Promise<boolean> {
-    return false;
+    return this.termRowsWritten >= VACUUM_AFTER_TERM_ROWS;
   }
 
-  async compact(): Promise<void> {}
+  /**
+   * After a run that wrote many full-text rows, marks their pages all-visible
+   * (VACUUM) so searches read postings from chunk_terms' key alone; until
+   * autovacuum gets there, each posting costs a heap page. Small runs (a watch
+   * batch) leave it to autovacuum.
+   */
+  async compact(): Promise<void> {
+    if (this.termRowsWritten < VACUUM_AFTER_TERM_ROWS) return;
+    this.termRowsWritten = 0;
+    await vacuumTerms(this.session);
+  }
 
   searchText(query: TextQuery): Promise<TextHit[]> {
     return searchChunks(this.session, this.fieldWeights, query);
@@ -248,6 +261,7 @@ export class PostgresStore extends PostgresHistoryAndPlans implements Store {
       contexts: await records.contextCounts(this.session),
       graph: await graph.graphStats(this.session),
       history: await this.historyStats(),
+      server: await schemaSize(this.session),
     };
   }
 
