@@ -130,6 +130,10 @@ export class ProjectWatcher {
       },
     });
     this.watcher = watcher;
+    // At the limit on watches every folder fails in turn: the first rejects, the rest
+    // must find a listener too (an 'error' nobody listens to would end the process).
+    const later = () => undefined;
+    watcher.on("error", later);
     try {
       await new Promise<void>((resolve, reject) => {
         watcher.once("ready", () => resolve());
@@ -140,6 +144,7 @@ export class ProjectWatcher {
       await watcher.close();
       throw error;
     }
+    watcher.off("error", later);
     watcher.on("all", (event, path) => {
       if (typeof path === "string") this.onChange(event, path, gitDirs, filters);
     });
