@@ -18,7 +18,7 @@ import pg from "pg";
 import { ContextEngine } from "../dist/index.js";
 import { npmPackageCorpus } from "./corpus.js";
 import { percentile } from "./percentile.js";
-import { benchDatabaseUrl } from "./postgres-server.js";
+import { benchDatabaseUrl, dropSchema } from "./postgres-server.js";
 import { scaleReleases } from "./scale-corpora.js";
 
 const TARGET = Number(process.env.CTX_BENCH_SCALE_CHUNKS ?? 1_000_000);
@@ -183,10 +183,7 @@ async function main(url: string): Promise<void> {
     if (REUSED !== undefined || process.env.CTX_BENCH_KEEP_SCHEMA === "1") {
       console.log(`schema kept: ${SCHEMA}`);
     } else {
-      const admin = new pg.Client({ connectionString: url });
-      await admin.connect();
-      await admin.query(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE`).catch(() => {});
-      await admin.end();
+      await dropSchema(url, SCHEMA);
     }
     rmSync(work, { recursive: true, force: true });
   }

@@ -42,3 +42,11 @@ export async function benchDatabaseUrl(): Promise<string | null> {
   );
   return null;
 }
+
+/** Drops a schema the benchmark made; a failure (already gone) is not one. */
+export async function dropSchema(url: string, schema: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => {});
+  await admin.end();
+}

@@ -10,11 +10,10 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import pg from "pg";
 import { ContextEngine } from "../dist/index.js";
 import { threeJsCorpus } from "./corpus.js";
 import { percentile } from "./percentile.js";
-import { benchDatabaseUrl } from "./postgres-server.js";
+import { benchDatabaseUrl, dropSchema } from "./postgres-server.js";
 
 const SCHEMA = `ctx_bench_${process.pid}`;
 const CLIENTS = 16;
@@ -81,10 +80,7 @@ async function main(url: string): Promise<void> {
     await measure("SQLite", corpus, join(work, "bench.db"), work, tasks);
     await measure("PostgreSQL", corpus, url, work, tasks);
   } finally {
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    await admin.query(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE`).catch(() => {});
-    await admin.end();
+    await dropSchema(url, SCHEMA);
     rmSync(work, { recursive: true, force: true });
   }
 }
