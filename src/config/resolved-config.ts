@@ -40,6 +40,8 @@ export interface ResolvedConfig {
     readonly project: string | null;
   };
   readonly fieldWeights: FieldWeights;
+  /** `[search] threads`: null lets the store choose by the machine's cores. */
+  readonly searchThreads: number | null;
   readonly query: { readonly budget: number; readonly format: OutputFormat };
   /** `[watch]`: how `ctx serve` and `ctx watch` batch the changes they see. */
   readonly watch: {
@@ -106,6 +108,7 @@ export function resolveConfig(
       project: merged.store?.project ?? null,
     },
     fieldWeights: { ...DEFAULT_FIELD_WEIGHTS, ...weights },
+    searchThreads: merged.search?.threads ?? null,
     query: { budget: merged.query?.budget ?? 8000, format: merged.query?.format ?? "markdown" },
     watch: {
       debounceMs: merged.watch?.debounce_ms ?? 100,

@@ -95,6 +95,8 @@ export const configFileSchema = z.strictObject({
     .optional(),
   search: z
     .strictObject({
+      /** Threads a large index file's keyword search is split across (default: cores, at most 4); 1: one. */
+      threads: z.number().int().min(1).max(64).optional(),
       /** BM25 weight of each field. */
       weights: z
         .strictObject({

@@ -40,6 +40,7 @@ export async function openIndex(
     create: ifMissing !== "fail",
     fieldWeights: config.fieldWeights,
     annThreshold: config.embeddings.annThreshold,
+    ...(config.searchThreads !== null ? { searchThreads: config.searchThreads } : {}),
   });
   if (!existed && !inMemory) ignoreIndexFolder(indexPath);
   try {

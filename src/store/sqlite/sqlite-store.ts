@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { dirname } from "node:path";
 import type Database from "better-sqlite3";
 import type { BreakerRecord } from "../../core/breaker.js";
@@ -49,10 +50,11 @@ import { SCHEMA_VERSION } from "./migrations.js";
 import { openDatabase } from "./open-database.js";
 import * as projects from "./project-queries.js";
 import * as resources from "./resource-queries.js";
+import { DEFAULT_SPLIT_FROM_CHUNKS, SearchThreads } from "./search-threads.js";
 import { SqliteHistoryAndPlans } from "./sqlite-history-plans.js";
 import { cachedStatement } from "./statement-cache.js";
 import { TextCompaction } from "./text-compaction.js";
-import { chunkRows, searchChunks } from "./text-search.js";
+import { chunkRows, hitsOf, matchAnyTerm, searchChunks } from "./text-search.js";
 import { loadVectorExtension } from "./vector-extension.js";
 import * as vectors from "./vector-queries.js";
 import { asIndexError, inWriteTransaction } from "./write-transaction.js";
@@ -65,6 +67,13 @@ export interface SqliteStoreOptions {
   readonly fieldWeights?: FieldWeights;
   /** Vectors per embedder from which search goes through an HNSW index (default 100,000). */
   readonly annThreshold?: number;
+  /**
+   * Threads a large index's keyword search is split across, this one included
+   * (default: the machine's cores, at most 4); 1 keeps it in this thread.
+   */
+  readonly searchThreads?: number;
+  /** Chunks from which the search is split (default 30,000). */
+  readonly splitSearchFrom?: number;
   /** Told what the store works around (say, search kept exact); default: a line on stderr. */
   readonly onWarning?: (message: string) => void;
 }
@@ -84,6 +93,7 @@ export class SqliteStore extends SqliteHistoryAndPlans implements Store {
   private readonly graphIndexes: DeferredGraphIndexes;
   private readonly vectorExtension: boolean;
   private readonly ann: AnnIndexes;
+  private readonly searchThreads: SearchThreads;
 
   private constructor(
     location: string,
@@ -91,8 +101,10 @@ export class SqliteStore extends SqliteHistoryAndPlans implements Store {
     weights: FieldWeights,
     annThreshold: number,
     warn: (message: string) => void,
+    searchThreads: SearchThreads,
   ) {
     super();
+    this.searchThreads = searchThreads;
     this.location = location;
     this.db = db;
     this.ann = new AnnIndexes(
@@ -120,6 +132,11 @@ export class SqliteStore extends SqliteHistoryAndPlans implements Store {
       options.fieldWeights ?? DEFAULT_FIELD_WEIGHTS,
       options.annThreshold ?? DEFAULT_ANN_THRESHOLD,
       options.onWarning ?? warnOnStderr,
+      new SearchThreads(
+        file,
+        options.searchThreads ?? Math.min(4, availableParallelism()),
+        options.splitSearchFrom ?? DEFAULT_SPLIT_FROM_CHUNKS,
+      ),
     );
   }
 
@@ -221,7 +238,24 @@ export class SqliteStore extends SqliteHistoryAndPlans implements Store {
   }
 
   async searchText(query: TextQuery): Promise<TextHit[]> {
+    if (query.terms.length > 0 && query.limit > 0 && !query.pathPrefixes?.length) {
+      const ranked = this.searchThreads.search(
+        this.db,
+        this.fieldWeights,
+        matchAnyTerm(query.terms),
+        query.limit,
+      );
+      if (ranked) return hitsOf(this.db, ranked);
+    }
     return searchChunks(this.db, this.fieldWeights, query);
+  }
+
+  /**
+   * Starts the threads a large index's searches are split across now rather
+   * than with the first search; true when searches will be split.
+   */
+  prepareSearchThreads(): Promise<boolean> {
+    return this.searchThreads.prepare(this.db);
   }
 
   async getChunks(chunkIds: readonly number[]): Promise<StoredChunk[]> {
@@ -369,6 +403,7 @@ export class SqliteStore extends SqliteHistoryAndPlans implements Store {
 
   async close(): Promise<void> {
     if (!this.db.open) return;
+    await this.searchThreads.close();
     this.ann.save();
     this.db.close();
   }

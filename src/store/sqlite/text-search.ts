@@ -2,6 +2,7 @@ import type Database from "better-sqlite3";
 import type { TextHit, TextQuery } from "../../core/text-backend.js";
 import { CHUNK_COLUMNS, type ChunkRow, toStoredChunk } from "../chunk-rows.js";
 import { pathFilter } from "./path-filter.js";
+import type { RankedRow } from "./search-range.js";
 import { cachedStatement } from "./statement-cache.js";
 
 /** BM25 over the chunks' full-text fields, best first, ties by chunk id. */
@@ -11,7 +12,7 @@ export function searchChunks(
   query: TextQuery,
 ): TextHit[] {
   if (query.terms.length === 0 || query.limit <= 0) return [];
-  const match = query.terms.map((term) => `"${term.replaceAll('"', '""')}"`).join(" OR ");
+  const match = matchAnyTerm(query.terms);
   const prefixes = query.pathPrefixes ?? [];
   if (prefixes.length === 0) {
     // The best `limit` ids by rank (ties by id) first, then only their rows: the join stays out of the ranking.
@@ -40,14 +41,13 @@ export function searchChunks(
   return rows.map((row) => ({ chunk: toStoredChunk(row), score: row.score }));
 }
 
-/** A chunk's id and its BM25 rank (lower is better, as FTS5 gives it). */
-interface RankedRow {
-  readonly id: number;
-  readonly rank: number;
+/** An FTS5 expression matching any of the terms, each quoted as one token. */
+export function matchAnyTerm(terms: readonly string[]): string {
+  return terms.map((term) => `"${term.replaceAll('"', '""')}"`).join(" OR ");
 }
 
 /** Ranked chunk ids as hits, in that order; a chunk removed meanwhile is left out. */
-function hitsOf(db: Database.Database, ranked: readonly RankedRow[]): TextHit[] {
+export function hitsOf(db: Database.Database, ranked: readonly RankedRow[]): TextHit[] {
   const byId = new Map(
     chunkRows(
       db,
