@@ -59,4 +59,51 @@ describe("commit-message support in breadth-depth-navigator", () => {
     const without = await order(repo.root);
     expect(without.slice(0, 2).map((f) => f.path)).toEqual(["src/format.ts", "src/adjust.ts"]);
   });
+
+  it("adds the files such commits changed that no keyword search finds, under --path only", async () => {
+    // throttle.ts shares no word with the task; only its commits say what it is for.
+    const repo = new Repo();
+    const throttle = (n: number) =>
+      `export function allowCall(calls: number): boolean {\n  return calls < ${100 + n};\n}\n`;
+    const others = Object.fromEntries(
+      ["users", "orders", "search", "health"].map((name) => [
+        `src/${name}.ts`,
+        `// the public API: ${name}\nexport function ${name}Endpoint(request: Request): Response {\n  return new Response("${name}");\n}\n`,
+      ]),
+    );
+    repo.commit("start", { "lib/throttle.ts": throttle(0), ...others });
+    for (let n = 1; n <= 3; n++) {
+      repo.commit(`Rate limiting for the public API, step ${n}`, {
+        "lib/throttle.ts": throttle(n),
+      });
+    }
+    const engine = await indexedEngine(repo.root);
+    const paths = async (options: { paths?: string[] } = {}) => {
+      const result = await engine.query({
+        task: "raise the rate limiting of the public API",
+        budget: 4000,
+        format: "json",
+        explain: true,
+        strategies: ["breadth-depth-navigator"],
+        ...options,
+      });
+      return (JSON.parse(result.output) as { fragments: { path: string; ranking?: string[] }[] })
+        .fragments;
+    };
+    const fragments = await paths();
+    const told = fragments.find((fragment) => fragment.path === "lib/throttle.ts");
+    expect(told?.ranking).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^changed by past commits worded like the task .*Rate limiting/),
+      ]),
+    );
+    expect(await engine.search("rate limiting public api", 20)).not.toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ chunk: expect.objectContaining({ path: "lib/throttle.ts" }) }),
+      ]),
+    );
+    const underSrc = await paths({ paths: ["src/"] });
+    expect(underSrc.map((fragment) => fragment.path)).not.toContain("lib/throttle.ts");
+    expect(underSrc.length).toBeGreaterThan(0);
+  });
 });

@@ -34,6 +34,7 @@ import {
 import { coChangeSupport } from "../../history/co-change-support.js";
 import { type HistoryLift, historyLifts } from "../../history/history-lift.js";
 import { type MessageSupport, messageSupport } from "../../history/message-support.js";
+import { toldFiles } from "../../history/told-files.js";
 import { keywordSignals } from "../../rank/keyword-signals.js";
 import { learnedScore } from "../../rank/learned-ranking.js";
 import { type FragmentPlace, taskFacts } from "../../rank/rank-features.js";
@@ -135,9 +136,10 @@ export class BreadthDepthNavigatorStrategy implements ContextStrategy {
     };
     const scoreOf = (signals: RankSignals, where: FragmentPlace) =>
       learnedScore(model, signals, where, facts);
+    const told = messages ? await toldFiles(text, hits, messages, terms, request.paths) : [];
     const candidates = this.candidates(
       graph,
-      hits,
+      [...hits, ...told],
       ranked,
       new Set(focus.keys()),
       located,
