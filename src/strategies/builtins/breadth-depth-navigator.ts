@@ -63,7 +63,8 @@ const SIGNATURE_SHARE = 0.92;
  * as signature and doc comment, then as declaration lines, so a budget holds
  * many more related definitions than bodies would; focused ones come whole.
  * Where git history has been read, hits in files that often change together
- * with the best hits' files move up too.
+ * with the best hits' files move up too, and so do those in files that past
+ * commits worded like the task changed; such files no hit is in join them.
  */
 export class BreadthDepthNavigatorStrategy implements ContextStrategy {
   readonly name = "breadth-depth-navigator";
@@ -359,7 +360,7 @@ export class BreadthDepthNavigatorStrategy implements ContextStrategy {
       "definitions it reaches that no hit holds are added as signatures and doc comments, then " +
       "declaration lines; focused definitions are shown whole. With git history, hits in files " +
       "that often change together with the best hits' files move up, and so do hits in files " +
-      "that past commits worded like the task changed."
+      "that past commits worded like the task changed; such files that no hit is in join too."
     );
   }
 }
