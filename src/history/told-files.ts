@@ -1,3 +1,4 @@
+import { withinPaths } from "../core/request-paths.js";
 import type { TextBackend, TextHit } from "../core/text-backend.js";
 import type { StoredChunk } from "../core/types.js";
 import type { MessageSupport } from "./message-support.js";
@@ -25,12 +26,11 @@ export async function toldFiles(
 ): Promise<TextHit[]> {
   const hitFiles = new Set(hits.map(({ chunk }) => `${chunk.resourceId}\0${chunk.path}`));
   // A request limited to some paths gets files under them only, as its hits are.
-  const inPaths = (key: string) => {
-    const path = key.slice(key.indexOf("\0") + 1);
-    return !paths?.length || paths.some((prefix) => path === prefix || path.startsWith(prefix));
-  };
   const chosen = [...messages]
-    .filter(([key, { support }]) => support > 0 && !hitFiles.has(key) && inPaths(key))
+    .filter(
+      ([key, { support }]) =>
+        support > 0 && !hitFiles.has(key) && withinPaths(key.slice(key.indexOf("\0") + 1), paths),
+    )
     .sort((a, b) => b[1].support - a[1].support || (a[0] < b[0] ? -1 : 1))
     .slice(0, TOLD_FILES);
   const told: TextHit[] = [];

@@ -6,6 +6,7 @@ import {
   type LoadedGraph,
 } from "../../core/graph.js";
 import type { RankSignals } from "../../core/rank-signals.js";
+import { withinPaths } from "../../core/request-paths.js";
 import type {
   Backends,
   ContextRequest,
@@ -392,8 +393,7 @@ function inPaths(
   paths: readonly string[] | undefined,
 ): readonly RankedNode[] {
   if (!paths || paths.length === 0) return ranked;
-  return ranked.filter(({ node }) => {
-    const path = graph.files[graph.nodes[node]?.file ?? -1]?.path ?? "";
-    return paths.some((prefix) => path === prefix || path.startsWith(prefix));
-  });
+  return ranked.filter(({ node }) =>
+    withinPaths(graph.files[graph.nodes[node]?.file ?? -1]?.path ?? "", paths),
+  );
 }
