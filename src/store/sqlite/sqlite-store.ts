@@ -54,7 +54,7 @@ import { DEFAULT_SPLIT_FROM_CHUNKS, SearchThreads } from "./search-threads.js";
 import { SqliteHistoryAndPlans } from "./sqlite-history-plans.js";
 import { cachedStatement } from "./statement-cache.js";
 import { TextCompaction } from "./text-compaction.js";
-import { chunkRows, hitsOf, matchAnyTerm, searchChunks } from "./text-search.js";
+import { chunkRows, searchChunks } from "./text-search.js";
 import { loadVectorExtension } from "./vector-extension.js";
 import * as vectors from "./vector-queries.js";
 import { asIndexError, inWriteTransaction } from "./write-transaction.js";
@@ -238,22 +238,10 @@ export class SqliteStore extends SqliteHistoryAndPlans implements Store {
   }
 
   async searchText(query: TextQuery): Promise<TextHit[]> {
-    if (query.terms.length > 0 && query.limit > 0 && !query.pathPrefixes?.length) {
-      const ranked = this.searchThreads.search(
-        this.db,
-        this.fieldWeights,
-        matchAnyTerm(query.terms),
-        query.limit,
-      );
-      if (ranked) return hitsOf(this.db, ranked);
-    }
-    return searchChunks(this.db, this.fieldWeights, query);
+    return searchChunks(this.db, this.fieldWeights, query, this.searchThreads);
   }
 
-  /**
-   * Starts the threads a large index's searches are split across now rather
-   * than with the first search; true when searches will be split.
-   */
+  /** Starts a large index's search threads now, not with the first search; true when searches split. */
   prepareSearchThreads(): Promise<boolean> {
     return this.searchThreads.prepare(this.db);
   }

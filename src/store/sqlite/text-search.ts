@@ -3,18 +3,25 @@ import type { TextHit, TextQuery } from "../../core/text-backend.js";
 import { CHUNK_COLUMNS, type ChunkRow, toStoredChunk } from "../chunk-rows.js";
 import { pathFilter } from "./path-filter.js";
 import type { RankedRow } from "./search-range.js";
+import type { SearchThreads } from "./search-threads.js";
 import { cachedStatement } from "./statement-cache.js";
 
-/** BM25 over the chunks' full-text fields, best first, ties by chunk id. */
+/**
+ * BM25 over the chunks' full-text fields, best first, ties by chunk id; split
+ * across the search threads when they take it (a large index, no path filter).
+ */
 export function searchChunks(
   db: Database.Database,
   weights: readonly number[],
   query: TextQuery,
+  threads?: SearchThreads,
 ): TextHit[] {
   if (query.terms.length === 0 || query.limit <= 0) return [];
   const match = matchAnyTerm(query.terms);
   const prefixes = query.pathPrefixes ?? [];
   if (prefixes.length === 0) {
+    const split = threads?.search(db, weights, match, query.limit);
+    if (split) return hitsOf(db, split);
     // The best `limit` ids by rank (ties by id) first, then only their rows: the join stays out of the ranking.
     // bm25() called with the weights ranks a third faster than the same weights set by `rank MATCH`.
     const ranked = cachedStatement(
@@ -42,12 +49,12 @@ export function searchChunks(
 }
 
 /** An FTS5 expression matching any of the terms, each quoted as one token. */
-export function matchAnyTerm(terms: readonly string[]): string {
+function matchAnyTerm(terms: readonly string[]): string {
   return terms.map((term) => `"${term.replaceAll('"', '""')}"`).join(" OR ");
 }
 
 /** Ranked chunk ids as hits, in that order; a chunk removed meanwhile is left out. */
-export function hitsOf(db: Database.Database, ranked: readonly RankedRow[]): TextHit[] {
+function hitsOf(db: Database.Database, ranked: readonly RankedRow[]): TextHit[] {
   const byId = new Map(
     chunkRows(
       db,
