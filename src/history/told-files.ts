@@ -14,8 +14,9 @@ const TOLD_FILES = 10;
  * The files the history's messages support most that no keyword hit is in,
  * each as its chunk holding most of the task's terms (its first on a tie), as
  * hits ranked after the last: the learned ranking then weighs their message
- * support like any hit's (and what it shows as their reasons). Text search cannot find a file whose words are not
- * the task's; the commits that changed it may have been worded like it.
+ * support like any hit's, and shows the commits as their reasons. Text search
+ * cannot find a file whose words are not the task's; the commits that changed
+ * it may have been worded like it.
  */
 export async function toldFiles(
   text: TextBackend,

@@ -122,7 +122,10 @@ export function registerEvalCommand(
             compare,
           });
         } finally {
-          if (server && postgres) await postgres.dropSchema(server.url, server.schema);
+          if (server) {
+            const { dropSchema } = await import("../../store/postgres/drop-schema.js");
+            await dropSchema(server.url, server.schema);
+          }
         }
         if (flags.html)
           await writeReportFile(flags.html, evalReportHtml(report, flags.k), "evaluation report");

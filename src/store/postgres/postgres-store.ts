@@ -1,4 +1,3 @@
-import pg from "pg";
 import type { BreakerRecord } from "../../core/breaker.js";
 import type {
   GraphFileKey,
@@ -376,23 +375,6 @@ export class PostgresStore extends PostgresHistoryAndPlans implements Store {
     if (this.closed) return;
     this.closed = true;
     await this.session.pool.end();
-  }
-}
-
-/**
- * Drops a schema with everything in it (a temporary one, as `ctx eval --db`
- * makes): the extension pgvector lives in public and stays.
- */
-export async function dropSchema(url: string, schema: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
-  client.on("error", () => {});
-  try {
-    await client.connect();
-    await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-  } catch (error) {
-    throw explainPgError(maskUrl(url), error);
-  } finally {
-    await client.end().catch(() => {});
   }
 }
 
