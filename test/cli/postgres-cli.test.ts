@@ -1,5 +1,6 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import {
@@ -9,7 +10,9 @@ import {
 } from "../helpers/private-postgres.js";
 import { runCli, spawnCli } from "../helpers/run-cli.js";
 import { runPostgres, scratchSchema, TEST_DATABASE_URL } from "../helpers/store-adapters.js";
-import { gitRepo } from "../helpers/temp-dir.js";
+import { gitRepo, tempDir } from "../helpers/temp-dir.js";
+
+const BEIR_MINI = fileURLToPath(new URL("../fixtures/beir-mini", import.meta.url));
 
 const PASSWORD = new URL(TEST_DATABASE_URL).password;
 const MASKED = TEST_DATABASE_URL.replace(`:${PASSWORD}@`, ":***@");
@@ -166,6 +169,30 @@ describe.runIf(runPostgres)("ctx on a PostgreSQL server", () => {
       expect(searchAnswers(root, question, [], env)).toEqual(searchAnswers(root, question, clean));
     }
   }, 240_000);
+
+  it("evaluates in a temporary schema, with SQLite's figures, and drops the schema after", async () => {
+    const evalSchemas = async () => {
+      const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+      await client.connect();
+      try {
+        const { rows } = await client.query<{ name: string }>(
+          "SELECT nspname AS name FROM pg_namespace WHERE nspname LIKE 'ctx_eval_%'",
+        );
+        return rows.map((row) => row.name);
+      } finally {
+        await client.end();
+      }
+    };
+    const before = await evalSchemas();
+    const figures = (args: string[]) => {
+      const result = runCli(["eval", BEIR_MINI, "--json", ...args], tempDir());
+      expect(result.code, result.stderr).toBe(0);
+      const { qps: _speed, ...rest } = JSON.parse(result.stdout) as Record<string, unknown>;
+      return rest;
+    };
+    expect(figures(["--db", TEST_DATABASE_URL])).toEqual(figures([]));
+    expect(await evalSchemas()).toEqual(before);
+  }, 120_000);
 });
 
 /** Documents the schema holds now (0 before its tables exist). */
