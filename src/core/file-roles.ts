@@ -51,6 +51,22 @@ export function isMinified(path: string): boolean {
   return MINIFIED.test(path);
 }
 
+/** Lines longer than this on average are a machine's, not a person's (hand-written code averages 20–60). */
+const MINIFIED_LINE_CHARS = 300;
+/** A short file of one long line is more often a person's one-liner than a bundle. */
+const MINIFIED_MIN_CHARS = 2000;
+
+/**
+ * Minified or generated whatever its name (an emscripten decoder, a bundled
+ * library, a table of numbers): its lines average hundreds of characters.
+ */
+export function looksMinified(content: string): boolean {
+  if (content.length < MINIFIED_MIN_CHARS) return false;
+  let lines = 1;
+  for (let at = content.indexOf("\n"); at >= 0; at = content.indexOf("\n", at + 1)) lines++;
+  return content.length / lines > MINIFIED_LINE_CHARS;
+}
+
 /** The role of the file at a (forward-slash, relative) path. */
 export function fileRoleOf(path: string): FileRole {
   const parts = path.split("/");

@@ -1,4 +1,5 @@
 import type { Language, Node } from "web-tree-sitter";
+import { looksMinified } from "../core/file-roles.js";
 import type {
   FileGraph,
   GraphDefinition,
@@ -63,6 +64,9 @@ export function extractGraph(
 ): FileGraph | null {
   const spec = GRAPH_LANGUAGES[language];
   if (!spec) return null;
+  // Its names are a compiler's (`a`, `b`, `Ma`): edges to them are noise, and a few such
+  // files cost as much to read as the rest of a project (three.js: 36 % of its graph time).
+  if (looksMinified(source)) return { definitions: [], references: [], imports: [] };
   const types = typesOf(root.tree.language, spec);
   const definitions: GraphDefinition[] = [];
   const imports: GraphImport[] = [];
@@ -96,14 +100,15 @@ export function extractGraph(
     inherit: new Map(),
     use: new Map(),
   };
+  const marks = language === "ruby";
   const addReference = (node: Node, type: string) => {
     const at = node.startIndex;
     if (skip.has(at)) return;
-    const name = nameAt(source, at, language === "ruby");
-    if (name === "") return;
-    const call = isCalled(source, at + name.length);
-    if (name === "require" && call && node.parent) readImport(node.parent);
-    if (IGNORED.has(name)) return;
+    const end = nameEnd(source, at, marks);
+    if (end === at) return;
+    const call = isCalled(source, end);
+    if (call && end - at === 7 && source.startsWith("require", at) && node.parent)
+      readImport(node.parent);
     let kind: ReferenceKind | null;
     if (importSpans.contains(at)) kind = "import";
     else if (inheritSpans.contains(at)) kind = "inherit";
@@ -112,6 +117,9 @@ export function extractGraph(
     else if (MEMBER_NAMES.has(type) || isMember(source, at)) kind = null;
     else kind = "use";
     if (!kind) return;
+    // Sliced only now: most names are members, which need no string of their own.
+    const name = source.slice(at, end);
+    if (IGNORED.has(name)) return;
     const line = node.startPosition.row + 1;
     const entry = seen[kind].get(name);
     if (!entry) {
@@ -248,18 +256,18 @@ function isNameCode(code: number): boolean {
 }
 
 /**
- * The name starting at a position, read from the source: a node's text (and
- * its type) each cost a call into tree-sitter, which made names the dearest
- * part of the graph. Ruby's `empty?` and `save!` keep their mark (elsewhere
- * `a?.b` and `a!.b` are operators).
+ * The end of the name starting at a position, read from the source: a node's
+ * text (and its type) each cost a call into tree-sitter, which made names the
+ * dearest part of the graph. Ruby's `empty?` and `save!` keep their mark
+ * (elsewhere `a?.b` and `a!.b` are operators).
  */
-function nameAt(source: string, start: number, marks: boolean): string {
+function nameEnd(source: string, start: number, marks: boolean): number {
   let end = start;
   while (end < source.length && isNameCode(source.charCodeAt(end))) end++;
   const mark = source.charCodeAt(end);
   if (marks && (mark === 63 || mark === 33) && end > start && source.charCodeAt(end + 1) !== 61)
     end++;
-  return source.slice(start, end);
+  return end;
 }
 
 /** `name (` and `name(`: the name is called (or constructed). */

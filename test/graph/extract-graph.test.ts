@@ -367,6 +367,18 @@ describe("graph extraction", () => {
     });
     expect(graph.references.find((r) => r.name === "area")?.lines).toEqual([4]);
   });
+
+  it("reads nothing from minified code, whatever the file's name, and reads the same code laid out", async () => {
+    const body = Array.from(
+      { length: 120 },
+      (_, i) => `function f${i}(a){return g${i}(a)+Helper.run(a)}`,
+    );
+    const minified = await graphOf("javascript", "vendor/decoder.js", body.join(";"));
+    expect(minified).toEqual({ definitions: [], references: [], imports: [] });
+    const laidOut = await graphOf("javascript", "vendor/decoder.js", body.join(";\n"));
+    expect(laidOut.definitions).toHaveLength(120);
+    expect(refs(laidOut, "call")).toContain("g7");
+  });
 });
 
 describe("import targets", () => {
