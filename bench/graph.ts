@@ -11,7 +11,8 @@ import { ContextEngine } from "../dist/index.js";
 import { threeJsCorpus } from "./corpus.js";
 import { percentile } from "./percentile.js";
 
-const ROUNDS = 3;
+/** Five pairs: this machine's speed drifts by 10–20 % within minutes, so best and median are both shown. */
+const ROUNDS = 5;
 const MAP_BUDGET = 1024;
 const TASKS = [
   "shadow map bias artifacts on directional lights",
@@ -55,8 +56,12 @@ async function main(): Promise<void> {
     }
     const best = (runs: { wall: number; cpu: number }[], of: "wall" | "cpu") =>
       Math.min(...runs.map((run) => run[of]));
-    const more = (of: "wall" | "cpu") =>
-      (100 * (best(withGraph, of) - best(without, of))) / best(without, of);
+    const median = (runs: { wall: number; cpu: number }[], of: "wall" | "cpu") => {
+      const sorted = runs.map((run) => run[of]).sort((a, b) => a - b);
+      return sorted[Math.floor(sorted.length / 2)] as number;
+    };
+    const more = (of: "wall" | "cpu", by = best) =>
+      (100 * (by(withGraph, of) - by(without, of))) / by(without, of);
     const list = (runs: { wall: number; cpu: number }[], of: "wall" | "cpu") =>
       runs.map((run) => run[of].toFixed(2)).join(", ");
 
@@ -131,11 +136,11 @@ async function main(): Promise<void> {
       ],
       [
         "index with / without the graph",
-        `wall ${list(withGraph, "wall")} s / ${list(without, "wall")} s (best: +${more("wall").toFixed(0)} %; target ≤ 25 %)`,
+        `wall ${list(withGraph, "wall")} s / ${list(without, "wall")} s (best: +${more("wall").toFixed(0)} %, median: +${more("wall", median).toFixed(0)} %; target ≤ 25 %)`,
       ],
       [
         "  CPU, all threads",
-        `${list(withGraph, "cpu")} s / ${list(without, "cpu")} s (best: +${more("cpu").toFixed(0)} %)`,
+        `${list(withGraph, "cpu")} s / ${list(without, "cpu")} s (best: +${more("cpu").toFixed(0)} %, median: +${more("cpu", median).toFixed(0)} %)`,
       ],
       [
         "re-index one changed file",
