@@ -51,20 +51,42 @@ export function isMinified(path: string): boolean {
   return MINIFIED.test(path);
 }
 
-/** Lines longer than this on average are a machine's, not a person's (hand-written code averages 20–60). */
+/** Code lines longer than this on average are a machine's, not a person's (hand-written code averages 20–60). */
 const MINIFIED_LINE_CHARS = 300;
 /** A short file of one long line is more often a person's one-liner than a bundle. */
 const MINIFIED_MIN_CHARS = 2000;
 
 /**
  * Minified or generated whatever its name (an emscripten decoder, a bundled
- * library, a table of numbers): its lines average hundreds of characters.
+ * library, a table of numbers): its lines of code average hundreds of
+ * characters. Comment lines are left out, so a long comment in a hand-written
+ * file does not make it look minified.
  */
 export function looksMinified(content: string): boolean {
   if (content.length < MINIFIED_MIN_CHARS) return false;
-  let lines = 1;
-  for (let at = content.indexOf("\n"); at >= 0; at = content.indexOf("\n", at + 1)) lines++;
-  return content.length / lines > MINIFIED_LINE_CHARS;
+  let codeChars = 0;
+  let codeLines = 0;
+  for (let start = 0; start <= content.length; ) {
+    let end = content.indexOf("\n", start);
+    if (end < 0) end = content.length;
+    if (!isCommentLine(content, start, end)) {
+      codeChars += end - start;
+      codeLines++;
+    }
+    start = end + 1;
+  }
+  return (
+    codeChars >= MINIFIED_MIN_CHARS && codeChars / Math.max(1, codeLines) > MINIFIED_LINE_CHARS
+  );
+}
+
+/** A line that starts (past its indentation) with `//`, `/*`, `*` or `#`. */
+function isCommentLine(content: string, start: number, end: number): boolean {
+  let at = start;
+  while (at < end && (content.charCodeAt(at) === 32 || content.charCodeAt(at) === 9)) at++;
+  const first = content.charCodeAt(at);
+  if (first === 35 || first === 42) return true; // # *
+  return first === 47 && (content.charCodeAt(at + 1) === 47 || content.charCodeAt(at + 1) === 42);
 }
 
 /** The role of the file at a (forward-slash, relative) path. */

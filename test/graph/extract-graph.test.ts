@@ -368,7 +368,7 @@ describe("graph extraction", () => {
     expect(graph.references.find((r) => r.name === "area")?.lines).toEqual([4]);
   });
 
-  it("reads nothing from minified code, whatever the file's name, and reads the same code laid out", async () => {
+  it("reads nothing from minified code, whatever the file's name, and reads the same code laid out or under a long comment", async () => {
     const body = Array.from(
       { length: 120 },
       (_, i) => `function f${i}(a){return g${i}(a)+Helper.run(a)}`,
@@ -378,6 +378,14 @@ describe("graph extraction", () => {
     const laidOut = await graphOf("javascript", "vendor/decoder.js", body.join(";\n"));
     expect(laidOut.definitions).toHaveLength(120);
     expect(refs(laidOut, "call")).toContain("g7");
+    // A long comment line does not make hand-written code look minified.
+    const commented = await graphOf(
+      "typescript",
+      "src/step.ts",
+      `// ${"a long licence or generated notice ".repeat(150)}\nexport function step(): number {\n  return next();\n}\n`,
+    );
+    expect(defs(commented)).toEqual(["function step"]);
+    expect(refs(commented, "call")).toEqual(["next"]);
   });
 });
 
