@@ -17,26 +17,52 @@ const REQUEST_FILE = /^[0-9A-HJKMNP-TV-Z]{26}\.json$/;
  */
 export class RequestLog {
   readonly folder: string;
+  /** The folder's requests, oldest first, as this process last listed them plus those it wrote since. */
+  private listed: string[] | null = null;
+  private writesSinceListing = 0;
 
   constructor(
     indexFile: string,
     private readonly capacity = 50,
+    /** Writes between listings of the folder: other processes' requests are pruned at the next one. */
+    private readonly relist = 20,
   ) {
     this.folder = join(dirname(indexFile), `${basename(indexFile, extname(indexFile))}-requests`);
   }
 
+  /**
+   * Writes a request and removes the oldest past the capacity. The folder is
+   * listed on the first write and every `relist` writes after, not on each:
+   * listing it cost a server as much as writing the request.
+   */
   async write(id: string, record: RequestRecord): Promise<void> {
-    try {
-      await mkdir(this.folder, { recursive: true });
-      const file = join(this.folder, `${id}.json`);
-      await writeFile(`${file}.tmp`, JSON.stringify(record));
-      await rename(`${file}.tmp`, file);
-      const kept = await this.ids();
-      for (const old of kept.slice(0, Math.max(0, kept.length - this.capacity))) {
-        await rm(join(this.folder, `${old}.json`), { force: true });
+    const text = JSON.stringify(record);
+    // A second try makes the folder again, in case it was removed since it was listed.
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        await this.writeText(id, text);
+        return;
+      } catch {
+        // Only the report of this request is lost if the second try fails too.
+        this.listed = null;
       }
-    } catch {
-      // Only the report of this request is lost.
+    }
+  }
+
+  private async writeText(id: string, text: string): Promise<void> {
+    if (this.listed === null) await mkdir(this.folder, { recursive: true });
+    const file = join(this.folder, `${id}.json`);
+    await writeFile(`${file}.tmp`, text);
+    await rename(`${file}.tmp`, file);
+    if (this.listed === null || ++this.writesSinceListing >= this.relist) {
+      this.listed = await this.ids();
+      this.writesSinceListing = 0;
+    } else {
+      this.listed.push(id);
+    }
+    while (this.listed.length > this.capacity) {
+      const old = this.listed.shift() as string;
+      await rm(join(this.folder, `${old}.json`), { force: true });
     }
   }
 
