@@ -1,6 +1,7 @@
 import { CtxError } from "../core/errors.js";
 import type { ContextFragment, DetailDepth } from "../core/fragment.js";
 import type { TokenCounter } from "../core/token-counter.js";
+import { type CountedPart, countJoined } from "../tokens/joined-count.js";
 import { reduceDetail } from "./detail-depth.js";
 import { compareForOutput, mergeFragments } from "./merge-fragments.js";
 import { type Renderer, renderAll } from "./renderers.js";
@@ -68,13 +69,31 @@ export function packToBudget(
   options: PackOptions,
 ): PackResult {
   const { renderer, limit, task, budget } = options;
-  const { count, countUpTo } = memoizedCounts(options.counter);
+  const { count, countUpTo, known, remember } = memoizedCounts(options.counter);
+  const joined = (parts: readonly CountedPart[]) => countJoined(options.counter, parts);
+  /** A block's count, from its fragment text's where the counter adds up (the text is counted once). */
+  const countBlock = (block: string, content: string, room: number): number => {
+    const counted = known(block);
+    if (counted !== undefined) return counted;
+    const at = content.length > 0 ? block.lastIndexOf(content) : -1;
+    if (!options.counter.additiveAtPieceBoundaries || at < 0) return countUpTo(block, room);
+    const tokens = countUpTo(content, room);
+    if (tokens > room) return countUpTo(block, room);
+    const value = joined([
+      { text: block.slice(0, at) },
+      { text: content, tokens },
+      { text: block.slice(at + content.length) },
+    ]);
+    remember(block, value);
+    return value;
+  };
   const emptyCost = count(renderAll(renderer, task, budget, budget, []));
   if (emptyCost > limit) throw new BudgetTooSmallError(budget, emptyCost);
 
   const frame = count(renderer.prefix(task, budget, budget)) + count(renderer.suffix(1));
   const separator = renderer.separator.length > 0 ? count(renderer.separator) : 0;
-  const blockCost = (fragment: ContextFragment) => count(renderer.block(fragment)) + separator;
+  const blockCost = (fragment: ContextFragment) =>
+    countBlock(renderer.block(fragment), fragment.content, Number.POSITIVE_INFINITY) + separator;
 
   // Chosen fragments by what they may merge with (their file), each group merged and costed
   // on its own: a new fragment changes its group only.
@@ -105,7 +124,7 @@ export function packToBudget(
         depth === "full" ? candidate.tokens : countUpTo(reducedForm.content, room + SEAM_TOKENS);
       if (tokens - SEAM_TOKENS > room) continue;
       const variant = depth === "full" ? candidate : { ...reducedForm, tokens };
-      const cost = countUpTo(renderer.block(variant), room) + separator;
+      const cost = countBlock(renderer.block(variant), variant.content, room) + separator;
       if (spent + cost > share) continue;
       const chosen = group ? [...group.chosen, variant] : [variant];
       const merged = group ? mergeFragments(chosen, count) : chosen;
@@ -147,7 +166,7 @@ export function packToBudget(
 
   let packed = [...groups.values()].flatMap((group) => group.merged).sort(compareForOutput);
   for (;;) {
-    const { output, tokensUsed } = renderCounted(renderer, task, budget, packed, count);
+    const { output, tokensUsed } = renderCounted(renderer, task, budget, packed, joined, known);
     if (tokensUsed <= limit || packed.length === 0) {
       const depths = new Map([...placed].map(([id, { depth }]) => [id, depth]));
       return { fragments: packed, output, tokensUsed, dropped, reduced, placed: depths };
@@ -185,23 +204,39 @@ function mergeKey(fragment: ContextFragment): string {
     : `id\0${fragment.id}`;
 }
 
-/** Renders with `tokensUsed` equal to the output's own count (a fixed point, found in a step or two). */
+/**
+ * Renders with `tokensUsed` equal to the output's own count (a fixed point,
+ * found in a step or two). Blocks counted while packing are not counted again.
+ */
 function renderCounted(
   renderer: Renderer,
   task: string,
   budget: number,
   fragments: readonly ContextFragment[],
-  count: (text: string) => number,
+  joined: (parts: readonly CountedPart[]) => number,
+  known: (text: string) => number | undefined,
 ): { output: string; tokensUsed: number } {
+  const body: CountedPart[] = [];
+  fragments.forEach((fragment, index) => {
+    if (index > 0 && renderer.separator.length > 0) body.push({ text: renderer.separator });
+    const text = renderer.block(fragment);
+    const tokens = known(text);
+    body.push(tokens === undefined ? { text } : { text, tokens });
+  });
+  body.push({ text: renderer.suffix(fragments.length) });
+  const rest = body.map((part) => part.text).join("");
+  const countWith = (claimed: number) =>
+    joined([{ text: renderer.prefix(task, budget, claimed) }, ...body]);
   let claimed = 0;
-  let output = renderAll(renderer, task, budget, claimed, fragments);
-  let actual = count(output);
+  let actual = countWith(claimed);
   for (let step = 0; step < 4 && actual !== claimed; step++) {
     claimed = actual;
-    output = renderAll(renderer, task, budget, claimed, fragments);
-    actual = count(output);
+    actual = countWith(claimed);
   }
-  return { output, tokensUsed: Math.max(actual, claimed) };
+  return {
+    output: renderer.prefix(task, budget, claimed) + rest,
+    tokensUsed: Math.max(actual, claimed),
+  };
 }
 
 /** The counter's counts, each text counted (exactly) once. */
@@ -209,6 +244,9 @@ function memoizedCounts(counter: TokenCounter): {
   count: (text: string) => number;
   /** The exact count when at most `limit`, else some number above it. */
   countUpTo: (text: string, limit: number) => number;
+  /** The exact count of a text counted before; undefined when none was. */
+  known: (text: string) => number | undefined;
+  remember: (text: string, tokens: number) => void;
 } {
   const exact = new Map<string, number>();
   const count = (text: string) => {
@@ -227,5 +265,10 @@ function memoizedCounts(counter: TokenCounter): {
     if (value <= limit) exact.set(text, value);
     return value;
   };
-  return { count, countUpTo };
+  return {
+    count,
+    countUpTo,
+    known: (text) => exact.get(text),
+    remember: (text, tokens) => exact.set(text, tokens),
+  };
 }

@@ -9,6 +9,12 @@ export interface TokenCounter {
    */
   countUpTo?(text: string, limit: number): number;
   /**
+   * Whether counts add up across the points where o200k's pieces break
+   * (tokens/piece-boundaries.ts): a text's count is then the sum of its parts'
+   * counts split there, so a known part need not be counted again.
+   */
+  readonly additiveAtPieceBoundaries?: boolean;
+  /**
    * The words the counter's vocabulary holds as one token (alone or after a
    * space), by the hash of tokens/word-hash.ts: where most of a text's words are
    * not among them (random strings, made-up words) BPE spends two to three times

@@ -3,27 +3,9 @@ import { countAsciiRange } from "./o200k-ascii-count.js";
 import { o200kTable } from "./o200k-table.js";
 import { countUnicode } from "./o200k-unicode-count.js";
 import { o200kWords } from "./o200k-words.js";
+import { isPieceBoundary } from "./piece-boundaries.js";
 
 const NON_ASCII = /[\u0080-\uffff]/g;
-
-/**
- * Whether o200k's pieces break at `lineStart` (just after a line break): the line
- * has something besides blanks, its first such character is ASCII, and it does
- * not start the line with `/` (which a punctuation piece ending in a line break
- * may swallow). Pieces on either side of such a point never depend on each other.
- */
-function isPieceBoundary(text: string, lineStart: number): boolean {
-  let at = lineStart;
-  while (at < text.length) {
-    const code = text.charCodeAt(at);
-    if (code !== 32 && code !== 9) break;
-    at++;
-  }
-  if (at >= text.length) return false;
-  const code = text.charCodeAt(at);
-  if (code > 127 || code === 10 || code === 11 || code === 12 || code === 13) return false;
-  return !(at === lineStart && code === 47);
-}
 
 /** The last piece boundary at or before `index`, not before `floor`. */
 function boundaryBefore(text: string, index: number, floor: number): number {
@@ -79,6 +61,7 @@ function countUpTo(text: string, limit: number): number {
 /** Exact counts with the o200k BPE vocabulary (GPT-4o family); Claude's run ~8–10 % higher. */
 export const o200kCounter: TokenCounter = {
   name: "o200k",
+  additiveAtPieceBoundaries: true,
   count: (text) => countUpTo(text, Number.POSITIVE_INFINITY),
   countUpTo: (text, limit) => {
     const tokens = countUpTo(text, limit);

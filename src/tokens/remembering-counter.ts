@@ -1,6 +1,13 @@
 import type { TokenCounter } from "../core/token-counter.js";
 
 /**
+ * Shorter texts (a heading, a fragment's first line) are counted afresh: that
+ * costs about what looking them up does, and remembering them would push the
+ * counts of whole chunks out of memory.
+ */
+const SHORT_TEXT = 256;
+
+/**
  * The counter, remembering the counts of the texts it counted last: one query
  * counts a hit's text in each strategy that returns it and again when packing,
  * and the next query meets many of the same chunks. Counting a chunk exactly
@@ -29,6 +36,7 @@ export function rememberingCounter(counter: TokenCounter, capacity = 4096): Toke
   return {
     name: counter.name,
     count(text: string): number {
+      if (text.length < SHORT_TEXT) return counter.count(text);
       const known = recall(text);
       if (known?.exact) return known.tokens;
       const tokens = counter.count(text);
@@ -36,6 +44,7 @@ export function rememberingCounter(counter: TokenCounter, capacity = 4096): Toke
       return tokens;
     },
     countUpTo(text: string, limit: number): number {
+      if (text.length < SHORT_TEXT) return counter.countUpTo?.(text, limit) ?? counter.count(text);
       const known = recall(text);
       if (known && (known.exact || known.tokens > limit)) return known.tokens;
       if (!counter.countUpTo) return this.count(text);
@@ -44,5 +53,6 @@ export function rememberingCounter(counter: TokenCounter, capacity = 4096): Toke
       return tokens;
     },
     ...(counter.vocabulary ? { vocabulary: counter.vocabulary.bind(counter) } : {}),
+    ...(counter.additiveAtPieceBoundaries ? { additiveAtPieceBoundaries: true } : {}),
   };
 }

@@ -20,8 +20,14 @@ function countingCounter(): TokenCounter & { calls: number } {
   return counter;
 }
 
-const TEXT =
-  "export function retryWithBackoff(attempts: number): Promise<void> {\n  return wait(attempts * 100);\n}";
+/** Long enough to be remembered (shorter texts are counted afresh). */
+const TEXT = [
+  "/** Waits longer after each failed attempt, up to the caller's limit. */",
+  "export function retryWithBackoff(attempts: number, limit: number): Promise<void> {",
+  "  const delay = Math.min(limit, 2 ** attempts * 100);",
+  "  return wait(delay).then(() => log.debug(`retrying after ${delay} ms`));",
+  "}",
+].join("\n");
 
 describe("rememberingCounter", () => {
   it("counts as its counter does and counts a text it has seen without asking again", () => {
@@ -51,11 +57,25 @@ describe("rememberingCounter", () => {
   it("forgets the oldest texts past its capacity", () => {
     const inner = countingCounter();
     const counter = rememberingCounter(inner, 2);
-    for (const text of ["one", "two", "three"]) counter.count(text);
-    counter.count("three");
-    counter.count("two");
+    const [one, two, three] = ["one", "two", "three"].map((word) => `${word} ${TEXT}`);
+    for (const text of [one, two, three]) counter.count(text as string);
+    counter.count(three as string);
+    counter.count(two as string);
     expect(inner.calls).toBe(3);
-    counter.count("one");
+    counter.count(one as string);
     expect(inner.calls).toBe(4);
+  });
+
+  it("counts short texts afresh, so they never push a chunk's count out", () => {
+    const inner = countingCounter();
+    const counter = rememberingCounter(inner, 1);
+    counter.count(TEXT);
+    for (const heading of ["## a.ts:1-9 (score 0.500)\n", "```\n"]) {
+      expect(counter.count(heading)).toBe(o200kCounter.count(heading));
+      expect(counter.count(heading)).toBe(o200kCounter.count(heading));
+    }
+    expect(inner.calls).toBe(5);
+    counter.count(TEXT);
+    expect(inner.calls).toBe(5);
   });
 });

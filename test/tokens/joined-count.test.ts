@@ -1,0 +1,60 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { estimateCounter } from "../../src/tokens/estimate-counter.js";
+import { countJoined } from "../../src/tokens/joined-count.js";
+import { o200kCounter } from "../../src/tokens/o200k-counter.js";
+
+const SOURCES = fileURLToPath(new URL("../../src/tokens", import.meta.url));
+
+/** Deterministic pseudo-random numbers (a property test that fails the same way every run). */
+function random(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state * 1103515245 + 12345) % 2147483648;
+    return state / 2147483648;
+  };
+}
+
+/** Texts with what makes o200k's pieces cross lines: blank lines, `//` at a line's start, indents, non-ASCII. */
+const TEXTS = [
+  ...readdirSync(SOURCES).map((name) => readFileSync(join(SOURCES, name), "utf8")),
+  "## src/a.ts:1-3 (score 0.500)\n\n```ts\n// first\nconst a = 1;\n\n\n  }\n```\n",
+  "x\n\n\n/// doc\n//! inner\n/* c */\n  // é indented\nünïcode line\n\t\ttabbed()\n}\n\n",
+  "no line breaks at all, just one line of text ~~~ !!! ///",
+  "\n\n\n",
+];
+
+describe("counting joined parts", () => {
+  it("equals the count of the joined text, whatever the cut and which parts' counts are known", () => {
+    const next = random(7);
+    for (const text of TEXTS) {
+      for (let round = 0; round < 40; round++) {
+        const cuts = [
+          ...new Set([
+            0,
+            text.length,
+            ...Array.from({ length: 1 + Math.floor(next() * 5) }, () =>
+              Math.floor(next() * text.length),
+            ),
+          ]),
+        ].sort((a, b) => a - b);
+        const parts = cuts.slice(1).map((end, index) => {
+          const piece = text.slice(cuts[index], end);
+          return next() < 0.6
+            ? { text: piece, tokens: o200kCounter.count(piece) }
+            : { text: piece };
+        });
+        expect(countJoined(o200kCounter, parts)).toBe(o200kCounter.count(text));
+      }
+    }
+  });
+
+  it("counts the joined text with a counter whose counts do not add up", () => {
+    const parts = [{ text: "alpha beta\n" }, { text: "gamma\ndelta\n", tokens: 1 }];
+    expect(countJoined(estimateCounter, parts)).toBe(
+      estimateCounter.count("alpha beta\ngamma\ndelta\n"),
+    );
+  });
+});
