@@ -25,7 +25,7 @@ const TEXT = [
   "/** Waits longer after each failed attempt, up to the caller's limit. */",
   "export function retryWithBackoff(attempts: number, limit: number): Promise<void> {",
   "  const delay = Math.min(limit, 2 ** attempts * 100);",
-  "  return wait(delay).then(() => log.debug(\"retrying after\", delay, \"ms\"));",
+  '  return wait(delay).then(() => log.debug("retrying after", delay, "ms"));',
   "}",
 ].join("\n");
 
