@@ -37,6 +37,8 @@ export function rankAround(
   graph: LoadedGraph,
   seeds: ReadonlyMap<number, number>,
   options: WalkOptions = DEFAULT_WALK,
+  /** "none" leaves the nodes in the walk's order, for a caller that ranks them its own way. */
+  order: "score" | "none" = "score",
 ): RankedNode[] {
   if (seeds.size === 0) return [];
   const nodeCount = graph.nodes.length;
@@ -67,7 +69,7 @@ export function rankAround(
       const own = seedTotal > 0 ? (restart * seed) / seedTotal : 0;
       ranked.push({ node, score, received: Math.max(0, score - own), distance: hops });
     }
-    return ranked.sort((a, b) => b.score - a.score || a.node - b.node);
+    return order === "score" ? ranked.sort((a, b) => b.score - a.score || a.node - b.node) : ranked;
   } finally {
     space.push.clear();
     for (const node of reached) space.distance[node] = -1;

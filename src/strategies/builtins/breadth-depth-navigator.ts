@@ -36,6 +36,7 @@ import { coChangeSupport } from "../../history/co-change-support.js";
 import { type HistoryLift, historyLifts } from "../../history/history-lift.js";
 import { type MessageSupport, messageSupport } from "../../history/message-support.js";
 import { toldFiles } from "../../history/told-files.js";
+import { firstInOrder } from "../../rank/first-in-order.js";
 import { keywordSignals } from "../../rank/keyword-signals.js";
 import { learnedScore } from "../../rank/learned-ranking.js";
 import { type FragmentPlace, taskFacts } from "../../rank/rank-features.js";
@@ -116,7 +117,7 @@ export class BreadthDepthNavigatorStrategy implements ContextStrategy {
     );
     const ranked = inPaths(
       graph,
-      rankAround(graph, seeds, { ...DEFAULT_WALK, hops: this.settings.breadthHops }),
+      rankAround(graph, seeds, { ...DEFAULT_WALK, hops: this.settings.breadthHops }, "none"),
       request.paths,
     );
     signal?.throwIfAborted();
@@ -236,8 +237,12 @@ export class BreadthDepthNavigatorStrategy implements ContextStrategy {
     const uncovered = ranked
       .filter(({ node }) => isDefinition(node) && !covered.has(node))
       .map(({ node, received }) => ({ node, received, support: support.get(node) ?? 0 }));
-    uncovered.sort((a, b) => b.support - a.support || b.received - a.received || a.node - b.node);
-    for (const { node } of uncovered) {
+    const strongest = firstInOrder(
+      uncovered,
+      MAX_REACHED,
+      (a, b) => b.support - a.support || b.received - a.received || a.node - b.node,
+    );
+    for (const { node } of strongest) {
       if (reached >= MAX_REACHED) break;
       const graphNode = graph.nodes[node];
       if (!graphNode) continue;
