@@ -36,11 +36,10 @@ export class RequestLog {
    * listing it cost a server as much as writing the request.
    */
   async write(id: string, record: RequestRecord): Promise<void> {
-    const text = JSON.stringify(record);
     // A second try makes the folder again, in case it was removed since it was listed.
     for (let attempt = 0; attempt < 2; attempt++) {
       try {
-        await this.writeText(id, text);
+        await this.writeText(id, JSON.stringify(record));
         return;
       } catch {
         // Only the report of this request is lost if the second try fails too.
