@@ -170,6 +170,8 @@ describe.skipIf(!haveClaude)("ctx init claude-code --hook, then the real Claude 
           // Wait for ctx serve to connect before the first request, as a loaded machine may
           // otherwise send it while the server is still starting.
           MCP_CONNECTION_NONBLOCKING: "false",
+          // That wait gives up after 5 s by default, which ctx serve's start can pass under load.
+          MCP_CONNECT_TIMEOUT_MS: "60000",
         },
         timeout: 90_000,
       },
