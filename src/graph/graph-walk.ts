@@ -1,4 +1,5 @@
 import type { EdgeRows, LoadedGraph } from "../core/graph.js";
+import { withinPaths } from "../core/request-paths.js";
 import { localPageRank, PushWorkspace } from "./local-page-rank.js";
 import { type Transitions, transitions } from "./page-rank.js";
 
@@ -150,4 +151,16 @@ function distances(
     from = to;
   }
   return nodes;
+}
+
+/** The walk's nodes in files under the request's path prefixes (all of them without any). */
+export function rankedWithinPaths(
+  graph: LoadedGraph,
+  ranked: readonly RankedNode[],
+  paths: readonly string[] | undefined,
+): readonly RankedNode[] {
+  if (!paths || paths.length === 0) return ranked;
+  return ranked.filter(({ node }) =>
+    withinPaths(graph.files[graph.nodes[node]?.file ?? -1]?.path ?? "", paths),
+  );
 }

@@ -6,7 +6,6 @@ import {
   type LoadedGraph,
 } from "../../core/graph.js";
 import type { RankSignals } from "../../core/rank-signals.js";
-import { withinPaths } from "../../core/request-paths.js";
 import type {
   Backends,
   ContextRequest,
@@ -25,7 +24,12 @@ import {
   mentionSeeds,
   mergeSeeds,
 } from "../../graph/graph-seeds.js";
-import { DEFAULT_WALK, type RankedNode, rankAround } from "../../graph/graph-walk.js";
+import {
+  DEFAULT_WALK,
+  type RankedNode,
+  rankAround,
+  rankedWithinPaths,
+} from "../../graph/graph-walk.js";
 import {
   type LocatedLine,
   locateLines,
@@ -115,7 +119,7 @@ export class BreadthDepthNavigatorStrategy implements ContextStrategy {
       mentionSeeds(graph, request.task),
       focus,
     );
-    const ranked = inPaths(
+    const ranked = rankedWithinPaths(
       graph,
       rankAround(graph, seeds, { ...DEFAULT_WALK, hops: this.settings.breadthHops }, "none"),
       request.paths,
@@ -233,7 +237,6 @@ export class BreadthDepthNavigatorStrategy implements ContextStrategy {
         ranking: history.reasons(key).reasons,
       };
     });
-    let reached = 0;
     const uncovered = ranked
       .filter(({ node }) => isDefinition(node) && !covered.has(node))
       .map(({ node, received }) => ({ node, received, support: support.get(node) ?? 0 }));
@@ -243,7 +246,6 @@ export class BreadthDepthNavigatorStrategy implements ContextStrategy {
       (a, b) => b.support - a.support || b.received - a.received || a.node - b.node,
     );
     for (const { node } of strongest) {
-      if (reached >= MAX_REACHED) break;
       const graphNode = graph.nodes[node];
       if (!graphNode) continue;
       const value = support.get(node) ?? 0;
@@ -270,7 +272,6 @@ export class BreadthDepthNavigatorStrategy implements ContextStrategy {
         signals,
         focused: focus.has(node),
       });
-      reached++;
     }
     return candidates.sort((a, b) => b.score - a.score);
   }
@@ -390,15 +391,4 @@ interface History {
   readonly partners: ReadonlyMap<string, number> | null;
   readonly messages: ReadonlyMap<string, MessageSupport> | null;
   readonly reasons: (key: string) => HistoryLift;
-}
-
-function inPaths(
-  graph: LoadedGraph,
-  ranked: readonly RankedNode[],
-  paths: readonly string[] | undefined,
-): readonly RankedNode[] {
-  if (!paths || paths.length === 0) return ranked;
-  return ranked.filter(({ node }) =>
-    withinPaths(graph.files[graph.nodes[node]?.file ?? -1]?.path ?? "", paths),
-  );
 }
