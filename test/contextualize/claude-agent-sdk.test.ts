@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ContextualizeSettings } from "../../src/contextualize/contextualize-settings.js";
 import { createGenerator } from "../../src/contextualize/create-generator.js";
@@ -8,6 +5,7 @@ import { resolveGenerator } from "../../src/contextualize/resolve-generator.js";
 import { UsageMeter } from "../../src/contextualize/usage-meter.js";
 import { o200kCounter } from "../../src/tokens/o200k-counter.js";
 import { LlmServer } from "../helpers/llm-server.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
 const SETTINGS: ContextualizeSettings = {
   generator: null,
@@ -29,11 +27,10 @@ let server: LlmServer;
 let home: string;
 beforeAll(async () => {
   server = await LlmServer.start();
-  home = mkdtempSync(join(tmpdir(), "ctx-agent-home-"));
+  home = tempDir("ctx-agent-home-");
 });
 afterAll(async () => {
   await server.close();
-  rmSync(home, { recursive: true, force: true });
 });
 
 describe("claude-agent-sdk generator", () => {

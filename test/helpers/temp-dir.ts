@@ -7,8 +7,17 @@ import { afterAll } from "vitest";
 const created: string[] = [];
 
 afterAll(() => {
-  for (const dir of created.splice(0)) rmSync(dir, { recursive: true, force: true });
+  for (const dir of created.splice(0)) removeTree(dir);
 });
+
+/**
+ * Removes a folder and all in it. A child process that has just exited (Claude Code, a
+ * server) may still be finishing a write inside it, which shows as ENOTEMPTY or EBUSY:
+ * Node retries those, here for up to ~5 s.
+ */
+export function removeTree(dir: string): void {
+  rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+}
 
 /** A fresh temporary folder, removed when the test file is done. */
 export function tempDir(prefix = "ctx-test-"): string {
