@@ -42,7 +42,8 @@ export function startPrivateCluster(): PrivateCluster {
       try {
         asPostgres(`${PG_BIN}/pg_ctl -D ${data} -m immediate stop`);
       } finally {
-        rmSync(dir, { recursive: true, force: true });
+        // An immediate stop may leave a server process finishing a write for a moment.
+        rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
       }
     },
   };
