@@ -13,6 +13,7 @@ import { loadConfig } from "../../src/config/load-config.js";
 import { guessLanguage } from "../../src/contextualize/guess-language.js";
 import type { ContextFragment } from "../../src/core/fragment.js";
 import { readBeirDataset } from "../../src/eval/beir.js";
+import { corpusFiles, UnitLocator } from "../../src/eval/corpus-files.js";
 import { pipelineRanker } from "../../src/eval/pipeline-ranker.js";
 import { runEval } from "../../src/eval/run-eval.js";
 import { SqliteStore } from "../../src/store/sqlite/sqlite-store.js";
@@ -44,6 +45,7 @@ await runEval(dataset, {
     return fragments;
   },
 });
+const locator = new UnitLocator(corpusFiles(dataset));
 const docOf = new Map(dataset.corpus.map((unit) => [unit.id, unit.docId ?? unit.id]));
 const MAIN_LANGUAGES = new Set(["rust", "python", "cpp", "java"]);
 const repositoryOf = new Map<string, string>();
@@ -62,18 +64,19 @@ for (const query of dataset.queries) {
   const seen = new Set<string>();
   for (const fragment of fragments) {
     if (fragment.source.kind !== "file" || !fragment.ranked) continue;
-    const unit = fragment.source.path;
-    if (seen.has(unit)) continue;
-    seen.add(unit);
-    if (seen.size > ROWS_PER_QUERY) break;
-    const row: RankingRow = {
-      group,
-      query: `code-dev/${query.id}`,
-      item: unit,
-      features: fragment.ranked.features,
-      gain: relevant.get(unit) ?? 0,
-      total: relevant.size,
-    };
-    process.stdout.write(`${JSON.stringify(row)}\n`);
+    const features = fragment.ranked.features;
+    for (const unit of locator.unitsOf(fragment)) {
+      if (seen.has(unit) || seen.size >= ROWS_PER_QUERY) continue;
+      seen.add(unit);
+      const row: RankingRow = {
+        group,
+        query: `code-dev/${query.id}`,
+        item: unit,
+        features,
+        gain: relevant.get(unit) ?? 0,
+        total: relevant.size,
+      };
+      process.stdout.write(`${JSON.stringify(row)}\n`);
+    }
   }
 }

@@ -10,7 +10,8 @@ import type { DocumentToStore, Store } from "../core/store.js";
 import type { TokenCounter } from "../core/token-counter.js";
 import { embedIndex } from "../embed/embed-index.js";
 import { indexText } from "../text/code-tokenizer.js";
-import type { BeirDataset, CorpusUnit } from "./beir.js";
+import type { BeirDataset } from "./beir.js";
+import { type CorpusFile, corpusFiles, UnitLocator } from "./corpus-files.js";
 import { mrrAtK, ndcgAtK, passAtK } from "./metrics.js";
 import { unitGraph } from "./unit-graph.js";
 
@@ -85,9 +86,10 @@ export async function runEval(dataset: BeirDataset, options: EvalOptions): Promi
   }
   try {
     const indexStart = performance.now();
-    const unitTokens = await indexCorpus(store, dataset, options);
+    const files = corpusFiles(dataset);
+    const unitTokens = await indexCorpus(store, dataset.dir, files, options);
     const contexts = options.contextualize
-      ? await contextualizeCorpus(store, dataset, options.contextualize)
+      ? await contextualizeCorpus(store, files, dataset, options.contextualize)
       : null;
     if (options.embedder) {
       const embedded = await embedIndex(store, options.embedder);
@@ -97,7 +99,7 @@ export async function runEval(dataset: BeirDataset, options: EvalOptions): Promi
     const indexSeconds = (performance.now() - indexStart) / 1000;
 
     const scored = async (label: string, rank: EvalOptions["rank"]): Promise<EvalReport> => ({
-      ...(await scoreRanking(store, dataset, rank, unitTokens, options)),
+      ...(await scoreRanking(store, dataset, rank, new UnitLocator(files), unitTokens, options)),
       strategy: label,
       units: dataset.corpus.length,
       indexSeconds: round(indexSeconds),
@@ -119,6 +121,7 @@ async function scoreRanking(
   store: Store,
   dataset: BeirDataset,
   rank: EvalOptions["rank"],
+  locator: UnitLocator,
   unitTokens: ReadonlyMap<string, number>,
   options: EvalOptions,
 ): Promise<Omit<EvalReport, "strategy" | "units" | "indexSeconds" | "contexts" | "compared">> {
@@ -136,13 +139,7 @@ async function scoreRanking(
   for (const [index, query] of judged.entries()) {
     const fragments = await rank(store, query.text, 2 * depth);
     // A unit can come back more than once (its chunk, and a definition in it): its best place counts.
-    const ranked = [
-      ...new Set(
-        fragments.map((fragment) =>
-          fragment.source.kind === "file" ? fragment.source.path : fragment.id,
-        ),
-      ),
-    ];
+    const ranked = [...new Set(fragments.flatMap((fragment) => locator.unitsOf(fragment)))];
     const relevant = dataset.qrels.get(query.id) ?? new Map<string, number>();
     sums.ndcg += ndcgAtK(ranked, relevant, 10);
     sums.mrr += mrrAtK(ranked, relevant, 10);
@@ -181,60 +178,59 @@ async function scoreRanking(
 
 async function indexCorpus(
   store: Store,
-  dataset: BeirDataset,
+  dir: string,
+  files: readonly CorpusFile[],
   options: EvalOptions,
 ): Promise<Map<string, number>> {
-  const resource = await store.ensureResource(dataset.dir, "folder");
+  const resource = await store.ensureResource(dir, "folder");
   const tokens = new Map<string, number>();
+  const total = files.reduce((sum, file) => sum + file.units.length, 0);
+  let done = 0;
   let batch: DocumentToStore[] = [];
-  for (const [index, unit] of dataset.corpus.entries()) {
-    const content = unitText(unit);
-    const count = options.counter.count(content);
-    tokens.set(unit.id, count);
-    const lines = content.split("\n").length;
-    const graph = await unitGraph(unit.id, content);
+  for (const file of files) {
+    const chunks = file.units.map(({ unit, text, startLine, endLine }) => {
+      const count = options.counter.count(text);
+      tokens.set(unit.id, count);
+      return {
+        startLine,
+        endLine,
+        kind: "unit" as const,
+        symbol: "",
+        parent: null,
+        content: text,
+        header: "",
+        defines: [],
+        tokens: count,
+        hash: "",
+        context: null,
+        contextKey: null,
+        contextStatus: null,
+        embedHash: embedHashOf(null, text),
+        // Unit and document ids are not paths: indexing them would only add noise.
+        search: { path: "", symbols: "", context: "", body: indexText(text) },
+      };
+    });
+    const graph = await unitGraph(file.path, file.text);
     batch.push({
       resourceId: resource.id,
-      path: unit.id,
+      path: file.path,
       language: "text",
-      size: Buffer.byteLength(content),
+      size: Buffer.byteLength(file.text),
       mtimeMs: 0,
       hash: "",
       ...(graph ? { graph } : {}),
-      chunks: [
-        {
-          startLine: 1,
-          endLine: lines,
-          kind: "unit",
-          symbol: "",
-          parent: null,
-          content,
-          header: "",
-          defines: [],
-          tokens: count,
-          hash: "",
-          context: null,
-          contextKey: null,
-          contextStatus: null,
-          embedHash: embedHashOf(null, content),
-          // Unit ids are not paths: indexing them would only add noise.
-          search: { path: "", symbols: "", context: "", body: indexText(content) },
-        },
-      ],
+      chunks,
     });
-    if (batch.length >= 200) {
+    done += chunks.length;
+    if (batch.length >= 50) {
       await store.writeDocuments(batch);
       batch = [];
+      options.onProgress?.("index", done, total);
     }
-    if (index % 200 === 0) options.onProgress?.("index", index, dataset.corpus.length);
   }
   await store.writeDocuments(batch);
-  options.onProgress?.("index", dataset.corpus.length, dataset.corpus.length);
+  options.onProgress?.("index", total, total);
   return tokens;
-}
-
-function unitText(unit: CorpusUnit): string {
-  return unit.title.length > 0 ? `${unit.title}\n${unit.text}` : unit.text;
 }
 
 function round(value: number): number {
@@ -242,67 +238,66 @@ function round(value: number): number {
 }
 
 /**
- * Gives each unit a context from the generator, document by document (a unit
- * with no document in documents.jsonl is its own document), indexed with it.
+ * Gives each unit a context from the generator, file by file, with its
+ * document from documents.jsonl as the whole text (the units joined when the
+ * document is not there), indexed with it.
  */
 async function contextualizeCorpus(
   store: Store,
+  files: readonly CorpusFile[],
   dataset: BeirDataset,
   generator: ContextGenerator,
 ): Promise<{ generator: string; written: number; failed: number }> {
   const [resource] = await store.listResources();
-  const byDocument = new Map<string, CorpusUnit[]>();
-  for (const unit of dataset.corpus) {
-    const key =
-      unit.docId !== undefined && dataset.documents.has(unit.docId)
-        ? unit.docId
-        : `unit:${unit.id}`;
-    const group = byDocument.get(key);
-    if (group) group.push(unit);
-    else byDocument.set(key, [unit]);
-  }
   let written = 0;
   let failed = 0;
-  for (const [key, units] of byDocument) {
-    const documentText = dataset.documents.get(key) ?? unitText(units[0] as CorpusUnit);
-    const chunks = units.map((unit) => ({
-      content: unitText(unit),
+  for (const file of files) {
+    const chunks = file.units.map(({ text, startLine, endLine }) => ({
+      content: text,
       path: "",
       language: "text",
       kind: "unit" as const,
       symbol: "",
       enclosing: [],
       defines: [],
-      startLine: 1,
-      endLine: unitText(unit).split("\n").length,
+      startLine,
+      endLine,
     }));
     let contexts: readonly (string | null)[];
     try {
-      contexts = await generator.contextualizeBatch(chunks, documentText);
+      contexts = await generator.contextualizeBatch(
+        chunks,
+        dataset.documents.get(file.path) ?? file.text,
+      );
     } catch (error) {
       contexts = error instanceof ContextBatchError ? error.contexts : chunks.map(() => null);
     }
+    const stored = new Map(
+      (await store.getDocumentChunks(resource?.id ?? "", file.path)).map((chunk) => [
+        chunk.startLine,
+        chunk,
+      ]),
+    );
     const updates = [];
-    for (const [index, unit] of units.entries()) {
+    for (const [index, place] of file.units.entries()) {
       const context = contexts[index] ?? null;
-      if (!context) {
+      const chunk = stored.get(place.startLine);
+      if (!context || !chunk) {
         failed++;
         continue;
       }
-      const [stored] = await store.getDocumentChunks(resource?.id ?? "", unit.id);
-      if (!stored) continue;
       updates.push({
-        chunkId: stored.id,
-        chunkHash: stored.hash,
+        chunkId: chunk.id,
+        chunkHash: chunk.hash,
         context,
         contextKey: null,
         contextStatus: "generated" as const,
-        embedHash: embedHashOf(context, stored.content),
+        embedHash: embedHashOf(context, chunk.content),
         search: {
           path: "",
           symbols: "",
           context: indexText(context),
-          body: indexText(stored.content),
+          body: indexText(chunk.content),
         },
       });
       written++;

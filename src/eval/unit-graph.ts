@@ -5,10 +5,11 @@ import { parseSource } from "../ingest/chunk/parse-source.js";
 import { parserFor } from "../ingest/chunk/tree-sitter-loader.js";
 
 /**
- * A corpus unit's code graph, read as the chunker reads a file's: units come
- * without file names, so the language is guessed from the text. Null for
- * prose, or code no grammar reads. With it, an evaluation ranks the way a
- * project's index does (definitions, their doc comments, uses between units).
+ * The code graph of an evaluation file (a document's units joined, or one
+ * unit), read as the chunker reads a project file's: units come without file
+ * names, so the language is guessed from the text. Null for prose, or code no
+ * grammar reads. With it, an evaluation ranks the way a project's index does
+ * (definitions, their doc comments, uses between units).
  */
 export async function unitGraph(id: string, text: string): Promise<FileGraph | null> {
   const guess = guessLanguage(text);
