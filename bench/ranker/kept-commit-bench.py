@@ -59,13 +59,27 @@ def build(tool):
         print(f"{name}: indexes kept in {os.path.join(base, 'dbs')}", file=sys.stderr)
 
 
+def start_server(name):
+    env = {**os.environ, "CTX_DIST": os.path.abspath(args.dist)}
+    if args.held_out:
+        # The model trained without this repository: its figures are held-out ones.
+        env["CTX_RANKING_MODEL"] = os.path.abspath(
+            os.path.join(args.held_out, f"commit-bench-{name}.json"))
+    return subprocess.Popen(
+        ["node", os.path.join(HERE, "kept-commit-bench-server.mjs")], stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE, text=True, env=env)
+
+
 def query(tool):
     budgets = [int(b) for b in args.budgets.split(",")]
-    server = subprocess.Popen(
-        ["node", os.path.join(HERE, "kept-commit-bench-server.mjs")], stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE, text=True, env={**os.environ, "CTX_DIST": os.path.abspath(args.dist)})
+    server = None
     table, per_commit = {}, []
     for name in args.repos:
+        if server is None or args.held_out:
+            if server is not None:
+                server.stdin.close()
+                server.wait()
+            server = start_server(name)
         base, tree = folders(args.mode, name)
         rows = []
         for commit in commits(tool, name):
@@ -123,6 +137,9 @@ for repository in REPOSITORIES:
 parser.add_argument("--budgets", default="2000,8000,32000")
 parser.add_argument("--json-out", help="per-commit figures, as commit_bench.py's --json-out")
 parser.add_argument("--answers-out", help="keep each --explain answer at 32k here, for collect-commit-bench.ts")
+parser.add_argument("--held-out", metavar="FOLDS",
+                    help="answer each repository with the model trained without it: FOLDS/commit-bench-REPO.json "
+                         "(train-ranker writes them to bench/ranker/folds)")
 args = parser.parse_args()
 sys.path.insert(0, os.path.abspath(args.bench_dir))
 import commit_bench  # noqa: E402  (the benchmark's own tree making and scoring)
