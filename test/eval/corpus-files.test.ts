@@ -1,15 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { resolveStrategyConfig } from "../../src/config/strategy-config.js";
 import { StructuralContextGenerator } from "../../src/contextualize/structural-generator.js";
 import type { ContextFragment } from "../../src/core/fragment.js";
 import { readBeirDataset } from "../../src/eval/beir.js";
 import { corpusFiles, UnitLocator } from "../../src/eval/corpus-files.js";
-import { pipelineRanker } from "../../src/eval/pipeline-ranker.js";
 import { runEval } from "../../src/eval/run-eval.js";
 import { SqliteStore } from "../../src/store/sqlite/sqlite-store.js";
-import { resolveArceSettings } from "../../src/strategies/builtins/arce-settings.js";
-import { DEFAULT_NAVIGATOR_SETTINGS } from "../../src/strategies/builtins/navigator-settings.js";
 import { o200kCounter } from "../../src/tokens/o200k-counter.js";
+import { defaultRanker } from "../helpers/eval-ranker.js";
 import { tempDir, writeFiles } from "../helpers/temp-dir.js";
 
 const LEDGER = [
@@ -89,17 +86,10 @@ describe("an evaluation corpus as files", () => {
 
   it("is indexed as one file per document and scored unit by unit, contexts included", async () => {
     const dataset = await readBeirDataset(datasetFolder());
-    const pipeline = await pipelineRanker({
-      config: {
-        strategies: resolveStrategyConfig([]),
-        arce: resolveArceSettings([]),
-        navigator: DEFAULT_NAVIGATOR_SETTINGS,
-        graph: true,
-      },
-      strategies: ["simple-keyword", "breadth-depth-navigator"],
-      counter: o200kCounter,
-      projectRoot: dataset.dir,
-    });
+    const pipeline = await defaultRanker(
+      ["simple-keyword", "breadth-depth-navigator"],
+      dataset.dir,
+    );
     const sources: string[] = [];
     const report = await runEval(dataset, {
       label: "default",

@@ -1,15 +1,12 @@
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { resolveStrategyConfig } from "../../src/config/strategy-config.js";
 import { EvalDataError, PathNotFoundError } from "../../src/core/errors.js";
 import { readBeirDataset } from "../../src/eval/beir.js";
-import { pipelineRanker } from "../../src/eval/pipeline-ranker.js";
 import { runEval } from "../../src/eval/run-eval.js";
 import { unitGraph } from "../../src/eval/unit-graph.js";
 import { SqliteStore } from "../../src/store/sqlite/sqlite-store.js";
-import { resolveArceSettings } from "../../src/strategies/builtins/arce-settings.js";
-import { DEFAULT_NAVIGATOR_SETTINGS } from "../../src/strategies/builtins/navigator-settings.js";
 import { o200kCounter } from "../../src/tokens/o200k-counter.js";
+import { defaultRanker } from "../helpers/eval-ranker.js";
 import { tempDir, writeFiles } from "../helpers/temp-dir.js";
 
 const MINI = fileURLToPath(new URL("../fixtures/beir-mini", import.meta.url));
@@ -19,17 +16,7 @@ describe("runEval", () => {
     const dataset = await readBeirDataset(MINI);
     const report = await runEval(dataset, {
       label: "simple-keyword",
-      rank: await pipelineRanker({
-        config: {
-          strategies: resolveStrategyConfig([]),
-          arce: resolveArceSettings([]),
-          navigator: DEFAULT_NAVIGATOR_SETTINGS,
-          graph: true,
-        },
-        strategies: ["simple-keyword"],
-        counter: o200kCounter,
-        projectRoot: MINI,
-      }),
+      rank: await defaultRanker(["simple-keyword"], MINI),
       ks: [1, 5],
       counter: o200kCounter,
       openStore: (file) => SqliteStore.open(file, { create: true }),
@@ -55,17 +42,7 @@ describe("runEval", () => {
     expect(await unitGraph("u3", "The parser reads tokens and builds a syntax tree.")).toBeNull();
 
     const dataset = await readBeirDataset(MINI);
-    const rank = await pipelineRanker({
-      config: {
-        strategies: resolveStrategyConfig([]),
-        arce: resolveArceSettings([]),
-        navigator: DEFAULT_NAVIGATOR_SETTINGS,
-        graph: true,
-      },
-      strategies: ["simple-keyword", "breadth-depth-navigator"],
-      counter: o200kCounter,
-      projectRoot: MINI,
-    });
+    const rank = await defaultRanker(["simple-keyword", "breadth-depth-navigator"], MINI);
     const options = {
       label: "both",
       ks: [1, 5],
