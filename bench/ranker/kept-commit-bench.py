@@ -41,7 +41,7 @@ def put_tree(tool, git_dir, commit, tree):
 
 
 def build(tool):
-    cli = os.path.join(args.dist, "cli", "main.js")
+    cli = os.path.join(os.path.abspath(args.dist), "cli", "main.js")  # indexing runs in the tree
     for name in args.repos:
         base, tree = folders(args.mode, name)
         db = os.path.join(base, "ctx.db")
