@@ -14,6 +14,7 @@ import type { TokenCounter } from "../core/token-counter.js";
 import { createEmbedder, type EmbedderChoice, resolveEmbedder } from "../embed/resolve-embedder.js";
 import { type RepoMap, repoMap } from "../graph/repo-map.js";
 import { BlameCache } from "../history/git-temporal-backend.js";
+import type { FileCounts } from "../ingest/index-resources.js";
 import { ProjectPlans } from "../plans/project-plans.js";
 import { createReranker } from "../rerank/rerank-settings.js";
 import { ProjectBreakers } from "../strategies/breaker-board.js";
@@ -157,6 +158,22 @@ export class ContextEngine {
     const choice = this.embedderChoice(options.embedder);
     const written = this.config.graph ? new WrittenGraphs() : null;
     const scope = options.only ? scopeOf(roots, options.only) : undefined;
+    let graphBuilt: Promise<LoadedGraph> | null = null;
+    const buildGraph = (counts: FileCounts) => {
+      const wrote = counts.added + counts.changed + counts.removed > 0;
+      if (!written || !wrote || options.dryRun || options.signal?.aborted) return;
+      // Built as soon as the files are written, beside the compaction thread (and
+      // the history read), and kept in the index once the run is over: the next
+      // map or query in any process finds it ready. A watcher's batch keeps it
+      // in the index later, once changes settle.
+      graphBuilt = this.graph.load(written.known(), true).then((graph) => {
+        // The whole-graph rank too, which keeping the graph writes beside it.
+        graph.centrality;
+        return graph;
+      });
+      // Awaited below; a run that fails before then reports its own error.
+      graphBuilt.catch(() => undefined);
+    };
     const report = await runIndex(roots, this.store, this.config, this.counter, {
       recordedRoots: !named,
       choice: this.generatorChoice(options.contextualize),
@@ -167,15 +184,14 @@ export class ContextEngine {
       storeFile: this.storeFile,
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
-      ...(written ? { onWritten: (documents) => written.add(documents) } : {}),
+      ...(written
+        ? { onWritten: (documents) => written.add(documents), onFilesWritten: buildGraph }
+        : {}),
       ...(scope ? { scope } : {}),
     });
-    const wrote = report.added + report.changed + report.removed > 0;
-    if (this.config.graph && wrote && !options.dryRun && !options.signal?.aborted) {
-      // Built now and kept in the index, the graph is ready for the next map or query
-      // in any process, instead of the first of them paying for the build.
-      // A watcher's batch keeps the graph in the index later, once changes settle.
-      await this.graph.load(written?.known(), scope !== undefined);
+    if (graphBuilt) {
+      await graphBuilt;
+      if (!scope) await this.graph.saveUnsaved();
     }
     return report;
   }

@@ -5,7 +5,7 @@ import type { IndexReport } from "../core/types.js";
 import { readPathAliases } from "../graph/path-aliases.js";
 import { DocumentChunker } from "../ingest/chunk/chunk-document.js";
 import { InThreadPreparer } from "../ingest/in-thread-preparer.js";
-import { type IndexProgress, indexResources } from "../ingest/index-resources.js";
+import { type FileCounts, type IndexProgress, indexResources } from "../ingest/index-resources.js";
 import type { InlineContexts } from "../ingest/prepare-document.js";
 import type { DocumentPreparer } from "../ingest/preparer.js";
 import { documentSearchTexts } from "../ingest/stored-search-text.js";
@@ -32,6 +32,8 @@ export interface IndexProjectOptions {
   /** The roots are those the index covers: a missing one is reported, not an error. */
   readonly recordedRoots?: boolean;
   readonly onWritten?: (documents: readonly DocumentToStore[]) => void;
+  /** Told once the files are written, before compaction (see IndexOptions). */
+  readonly onFilesWritten?: (counts: FileCounts) => void;
   /** Only these relative paths of each root (a watcher's changes). */
   readonly scope?: ReadonlyMap<string, readonly string[]>;
 }
@@ -79,6 +81,7 @@ export function indexProject(
     ...(options.signal ? { signal: options.signal } : {}),
     recordedRoots: options.recordedRoots ?? false,
     ...(options.onWritten ? { onWritten: options.onWritten } : {}),
+    ...(options.onFilesWritten ? { onFilesWritten: options.onFilesWritten } : {}),
     ...(options.scope ? { scope: options.scope } : {}),
   });
 }

@@ -18,7 +18,7 @@ import type { EmbedderChoice } from "../embed/resolve-embedder.js";
 import { readPathAliases } from "../graph/path-aliases.js";
 import { type HistoryReport, ingestHistories } from "../history/ingest-history.js";
 import { type ChunkLimits, DEFAULT_CHUNK_LIMITS } from "../ingest/chunk/draft-builder.js";
-import type { IndexProgress } from "../ingest/index-resources.js";
+import type { FileCounts, IndexProgress } from "../ingest/index-resources.js";
 import { indexProject } from "./index-project.js";
 
 /**
@@ -47,6 +47,8 @@ export interface IndexRunOptions {
   readonly recordedRoots?: boolean;
   /** Told of each batch of documents once it is written. */
   readonly onWritten?: (documents: readonly DocumentToStore[]) => void;
+  /** Told once the files are written, before compaction, history and contexts. */
+  readonly onFilesWritten?: (counts: FileCounts) => void;
   /**
    * Only these relative paths of each root (a watcher's changes): no full listing,
    * and no history read (a watcher refreshes fully when HEAD moves).
@@ -171,6 +173,7 @@ async function indexUnderLock(
     ...(options.signal ? { signal: options.signal } : {}),
     recordedRoots: options.recordedRoots ?? false,
     ...(options.onWritten ? { onWritten: options.onWritten } : {}),
+    ...(options.onFilesWritten ? { onFilesWritten: options.onFilesWritten } : {}),
     ...(scope ? { scope } : {}),
   });
   await store.setMeta("ingest_version", ingest);

@@ -53,6 +53,12 @@ export interface IndexOptions {
   /** Told of each batch of documents once it is written. */
   readonly onWritten?: (documents: readonly DocumentToStore[]) => void;
   /**
+   * Told once every root's files are written, before the store is compacted:
+   * work that needs the written files but not the compaction (the code graph's
+   * build) can run while another thread compacts.
+   */
+  readonly onFilesWritten?: (counts: FileCounts) => void;
+  /**
    * Only these paths (relative, files or folders) of each root, keyed by the root
    * as given: a watcher's changes, indexed without listing every file. Roots
    * without an entry are left alone.
@@ -121,6 +127,13 @@ class WriteBatch {
   }
 }
 
+/** Files a run added, changed and removed. */
+export interface FileCounts {
+  readonly added: number;
+  readonly changed: number;
+  readonly removed: number;
+}
+
 interface Counts {
   added: number;
   changed: number;
@@ -176,6 +189,11 @@ export async function indexResources(
     if (!scope) await options.store.recordRun(resource.id, runSkipped, new Date().toISOString());
     addSkips(skipped, runSkipped);
   }
+  options.onFilesWritten?.({
+    added: counts.added,
+    changed: counts.changed,
+    removed: counts.removed,
+  });
   await (options.compact ?? (() => options.store.compact(documentSearchTexts)))();
   return {
     resources,

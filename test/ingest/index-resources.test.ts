@@ -50,6 +50,39 @@ describe("indexResources", () => {
     await store.close();
   });
 
+  it("tells when every file is written, with the counts, before the store is compacted", async () => {
+    const root = tempDir();
+    writeFiles(root, {
+      "a.py": "def alpha():\n    return 1\n",
+      "b.py": "def beta():\n    return 2\n",
+    });
+    const store = SqliteStore.open(join(tempDir("ctx-db-"), "index.db"), { create: true });
+    const events: string[] = [];
+    const run = () =>
+      indexResources([root], {
+        store,
+        limits: DEFAULT_LIMITS,
+        preparerFor: () =>
+          new InThreadPreparer(new DocumentChunker(DEFAULT_CHUNK_LIMITS, o200kCounter), "none"),
+        onFilesWritten: (counts) => {
+          events.push(`written ${JSON.stringify(counts)}`);
+        },
+        compact: async () => {
+          events.push("compact");
+        },
+      });
+    await run();
+    rmSync(join(root, "b.py"));
+    await run();
+    expect(events).toEqual([
+      'written {"added":2,"changed":0,"removed":0}',
+      "compact",
+      'written {"added":0,"changed":0,"removed":1}',
+      "compact",
+    ]);
+    await store.close();
+  });
+
   it("re-reads only what changed: add, modify, delete, rename, touch", async () => {
     const root = tempDir();
     writeFiles(root, {
