@@ -17,10 +17,11 @@ export const DEFAULT_WALK: WalkOptions = { hops: 2, damping: 0.5, backwardScale:
 /**
  * The push's cost grows with one over its tolerance, and a tenth of an average
  * node's rank shrinks as the graph grows: past 50,000 nodes the walk stops at
- * this instead (three tenths of an average node's rank at 150,000, where a query
- * then spends about 2 ms less in it). Walks with three tenths on the commit
- * benchmark's graphs (2,000–4,600 nodes) moved a figure by one commit here and
- * there, as often up as down, and code-dev and SciFact not at all.
+ * this instead, up to three tenths of an average node's rank (reached at
+ * 150,000 nodes, where a query then spends about 2 ms less in the walk).
+ * Walks with three tenths on the commit benchmark's graphs (2,000–4,600 nodes)
+ * moved a figure by one commit here and there, as often up as down, and
+ * code-dev and SciFact not at all; coarser was not measured to be as good.
  */
 const MIN_TOLERANCE = 2e-6;
 
@@ -65,7 +66,10 @@ export function rankAround(
         // A tenth of an average node's rank: the navigator divides what reached a node by its
         // whole-graph rank plus an average node's, so finer than that changes nothing it shows.
         // On a large graph that is finer than MIN_TOLERANCE, which bounds a walk's work.
-        tolerance: Math.max(0.1 / Math.max(1, nodeCount), MIN_TOLERANCE),
+        tolerance: Math.max(
+          0.1 / Math.max(1, nodeCount),
+          Math.min(MIN_TOLERANCE, 0.3 / Math.max(1, nodeCount)),
+        ),
       },
       space.push,
     );
