@@ -14,7 +14,6 @@ import type { TokenCounter } from "../core/token-counter.js";
 import { createEmbedder, type EmbedderChoice, resolveEmbedder } from "../embed/resolve-embedder.js";
 import { type RepoMap, repoMap } from "../graph/repo-map.js";
 import { BlameCache } from "../history/git-temporal-backend.js";
-import type { FileCounts } from "../ingest/index-resources.js";
 import { ProjectPlans } from "../plans/project-plans.js";
 import { createReranker } from "../rerank/rerank-settings.js";
 import { ProjectBreakers } from "../strategies/breaker-board.js";
@@ -45,11 +44,11 @@ import { coveredRoots, forgetRoot } from "./project-roots.js";
 import { enabledStrategiesOf, setProjectStrategies } from "./project-strategies.js";
 import { type FragmentAddress, type FragmentText, readFragment } from "./read-fragment.js";
 import { KeptRequests, type RequestRecord } from "./request-log.js";
+import { RunGraphBuild } from "./run-graph-build.js";
 import { type IndexRunReport, runIndex } from "./run-index.js";
 import { measureStaleness, type Staleness } from "./staleness.js";
 import { statusOf } from "./status-of.js";
 import { findReferences, findSymbols, type SymbolReferences } from "./symbol-lookup.js";
-import { WrittenGraphs } from "./written-graphs.js";
 
 export type { StatusReport } from "./engine-files.js";
 export type {
@@ -156,24 +155,10 @@ export class ContextEngine {
       ? paths.map((path) => resolve(path))
       : await coveredRoots(this.store, this.root);
     const choice = this.embedderChoice(options.embedder);
-    const written = this.config.graph ? new WrittenGraphs() : null;
     const scope = options.only ? scopeOf(roots, options.only) : undefined;
-    let graphBuilt: Promise<LoadedGraph> | null = null;
-    const buildGraph = (counts: FileCounts) => {
-      const wrote = counts.added + counts.changed + counts.removed > 0;
-      if (!written || !wrote || options.dryRun || options.signal?.aborted) return;
-      // Built as soon as the files are written, beside the compaction thread (and
-      // the history read), and kept in the index once the run is over: the next
-      // map or query in any process finds it ready. A watcher's batch keeps it
-      // in the index later, once changes settle.
-      graphBuilt = this.graph.load(written.known(), true).then((graph) => {
-        // The whole-graph rank too, which keeping the graph writes beside it.
-        graph.centrality;
-        return graph;
-      });
-      // Awaited below; a run that fails before then reports its own error.
-      graphBuilt.catch(() => undefined);
-    };
+    const graphRun = this.config.graph
+      ? new RunGraphBuild(this.graph, () => Boolean(options.dryRun || options.signal?.aborted))
+      : null;
     const report = await runIndex(roots, this.store, this.config, this.counter, {
       recordedRoots: !named,
       choice: this.generatorChoice(options.contextualize),
@@ -184,15 +169,10 @@ export class ContextEngine {
       storeFile: this.storeFile,
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
-      ...(written
-        ? { onWritten: (documents) => written.add(documents), onFilesWritten: buildGraph }
-        : {}),
+      ...(graphRun ? graphRun.hooks : {}),
       ...(scope ? { scope } : {}),
     });
-    if (graphBuilt) {
-      await graphBuilt;
-      if (!scope) await this.graph.saveUnsaved();
-    }
+    await graphRun?.finish(scope !== undefined);
     return report;
   }
 
