@@ -11,6 +11,7 @@ import { mergedSignals, rankedByModel } from "../rank/learned-ranking.js";
 import { taskFacts } from "../rank/rank-features.js";
 import { activeRankingModel } from "../rank/ranking-model.js";
 import { allocateBudget } from "./allocate-budget.js";
+import { withBestFileHead } from "./best-file-head.js";
 import { executeStrategies } from "./execute-strategies.js";
 import { rescoreByPath } from "./path-priors.js";
 import type { StrategyRun } from "./provenance.js";
@@ -103,7 +104,12 @@ export async function runStrategies(
   const model = activeRankingModel();
   const learned = (fragment: ContextFragment) => rankedByModel(fragment, model, facts);
   const combined = combine(results, weights, learned);
-  const candidates = rescoreByPath(combined.fragments, request.task).sort(byScore);
+  const candidates = await withBestFileHead(
+    rescoreByPath(combined.fragments, request.task).sort(byScore),
+    options.backends.text,
+    options.counter,
+    request.budget,
+  );
   const runs = describeRuns(selected, skipped, results, allocation, options);
   return { candidates, allocation, results, runs, duplicates: combined.duplicates };
 }
