@@ -203,8 +203,8 @@ export interface Store extends TextBackend, GraphBackend, HistoryStore, PlanStor
   /** Whether `compact` would rebuild now (for running it elsewhere, such as another thread). */
   compactionDue(): Promise<boolean>;
   getChunks(chunkIds: readonly number[]): Promise<StoredChunk[]>;
-  /** Chunks of one document in line order. */
-  getDocumentChunks(resourceId: string, path: string): Promise<StoredChunk[]>;
+  /** Chunks of one document in line order; with `limit`, only its first that many. */
+  getDocumentChunks(resourceId: string, path: string, limit?: number): Promise<StoredChunk[]>;
   stats(): Promise<StoreStats>;
   /** A value of the index's own metadata, null when unset. */
   getMeta(key: string): Promise<string | null>;

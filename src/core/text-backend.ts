@@ -17,8 +17,8 @@ export interface TextHit {
 /** Full-text search over indexed chunks: what `simple-keyword` needs. */
 export interface TextBackend {
   searchText(query: TextQuery): Promise<TextHit[]>;
-  /** Chunks of one document in line order (for neighbours of a hit). */
-  getDocumentChunks(resourceId: string, path: string): Promise<StoredChunk[]>;
+  /** Chunks of one document in line order (for neighbours of a hit); with `limit`, only its first that many. */
+  getDocumentChunks(resourceId: string, path: string, limit?: number): Promise<StoredChunk[]>;
 }
 
 /** BM25 weight of each indexed field of a chunk. */

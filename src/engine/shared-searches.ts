@@ -23,15 +23,21 @@ export function sharedSearches(backend: TextBackend): TextBackend {
       // Each caller gets its own array, free to sort or cut.
       return [...(await hits)];
     },
-    async getDocumentChunks(resourceId: string, path: string): Promise<StoredChunk[]> {
-      const key = `${resourceId}\0${path}`;
+    async getDocumentChunks(
+      resourceId: string,
+      path: string,
+      limit?: number,
+    ): Promise<StoredChunk[]> {
+      const whole = `${resourceId}\0${path}`;
+      // A file read whole answers any first few; a first few are kept apart from it.
+      const key = limit === undefined || documents.has(whole) ? whole : `${whole}\0${limit}`;
       let chunks = documents.get(key);
       if (!chunks) {
-        chunks = backend.getDocumentChunks(resourceId, path);
+        chunks = backend.getDocumentChunks(resourceId, path, limit);
         chunks.catch(() => documents.delete(key));
         documents.set(key, chunks);
       }
-      return [...(await chunks)];
+      return (await chunks).slice(0, limit);
     },
   };
 }

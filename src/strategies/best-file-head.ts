@@ -43,7 +43,7 @@ export async function withBestFileHead(
   if (!text || !best || best.source.kind !== "file" || best.tier !== "warm") return [...candidates];
   const { resourceId, path, startLine } = best.source;
   if (startLine <= 1) return [...candidates];
-  const head = (await text.getDocumentChunks(resourceId, path))[0];
+  const head = (await text.getDocumentChunks(resourceId, path, 1))[0];
   if (!head || head.startLine >= startLine) return [...candidates];
   const holdsHead = (fragment: ContextFragment) =>
     fragment.source.kind === "file" &&

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { graphFileKey } from "../../src/core/graph.js";
 import type { DocumentToStore, Store } from "../../src/core/store.js";
+import { withSearchText } from "../../src/ingest/search-text.js";
 import { documentSearchTexts } from "../../src/ingest/stored-search-text.js";
 import { STORE_ADAPTER_ROWS, type StoreAdapter } from "../helpers/store-adapters.js";
 import { document } from "../helpers/store-documents.js";
@@ -391,6 +392,42 @@ describe.each(STORE_ADAPTER_ROWS)("the Store contract (%s)", (_name, adapter: St
     expect(await store.removeResource(a.id)).toBe(2);
     expect(await store.searchText({ terms: ["alpha"], limit: 5 })).toEqual([]);
     expect((await store.stats()).documents).toBe(0);
+  });
+
+  it("reads a document's chunks in line order, all of them or the first few", async () => {
+    const store = await fresh();
+    const resource = await store.ensureResource("/repo", "git");
+    const parts = ["import { a } from './a';", "function first() {}", "function second() {}"];
+    const one = document(resource.id, "src/parts.ts", parts.join("\n"));
+    await store.writeDocuments([
+      {
+        ...one,
+        chunks: withSearchText(
+          {
+            path: "src/parts.ts",
+            language: "typescript",
+            text: parts.join("\n"),
+            contexts: "structural",
+          },
+          parts.map((content, index) => ({
+            startLine: index + 1,
+            endLine: index + 1,
+            kind: "code" as const,
+            symbol: "",
+            parent: null,
+            content,
+            header: "",
+            defines: [],
+            tokens: 5,
+          })),
+        ),
+      },
+    ]);
+    const lines = (chunks: { startLine: number }[]) => chunks.map((chunk) => chunk.startLine);
+    expect(lines(await store.getDocumentChunks(resource.id, "src/parts.ts"))).toEqual([1, 2, 3]);
+    expect(lines(await store.getDocumentChunks(resource.id, "src/parts.ts", 1))).toEqual([1]);
+    expect(lines(await store.getDocumentChunks(resource.id, "src/parts.ts", 2))).toEqual([1, 2]);
+    expect(await store.getDocumentChunks(resource.id, "src/missing.ts", 1)).toEqual([]);
   });
 
   it("filters by path prefix", async () => {

@@ -244,11 +244,16 @@ export class PostgresStore extends PostgresHistoryAndPlans implements Store {
     return (await chunkRows(this.session, chunkIds)).map(toStoredChunk);
   }
 
-  async getDocumentChunks(resourceId: string, path: string): Promise<StoredChunk[]> {
+  async getDocumentChunks(
+    resourceId: string,
+    path: string,
+    limit?: number,
+  ): Promise<StoredChunk[]> {
     const rows = await this.session.rows<ChunkRow>(
       `SELECT ${CHUNK_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.document_id
-       WHERE d.project_id = $1 AND d.resource_id = $2 AND d.path = $3 ORDER BY c.ordinal`,
-      [this.session.projectId, resourceId, path],
+       WHERE d.project_id = $1 AND d.resource_id = $2 AND d.path = $3 ORDER BY c.ordinal
+       LIMIT $4`,
+      [this.session.projectId, resourceId, path, limit ?? null],
     );
     return rows.map(toStoredChunk);
   }

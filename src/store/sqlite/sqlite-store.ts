@@ -250,13 +250,12 @@ export class SqliteStore extends SqliteHistoryAndPlans implements Store {
     return chunkRows(this.db, chunkIds).map(toStoredChunk);
   }
 
-  async getDocumentChunks(resourceId: string, path: string): Promise<StoredChunk[]> {
-    const rows = this.db
-      .prepare(
-        `SELECT ${CHUNK_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.document_id
-         WHERE d.resource_id = ? AND d.path = ? ORDER BY c.ordinal`,
-      )
-      .all(resourceId, path) as ChunkRow[];
+  async getDocumentChunks(resourceId: string, path: string, limit = -1): Promise<StoredChunk[]> {
+    const rows = cachedStatement(
+      this.db,
+      `SELECT ${CHUNK_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.document_id
+       WHERE d.resource_id = ? AND d.path = ? ORDER BY c.ordinal LIMIT ?`,
+    ).all(resourceId, path, limit) as ChunkRow[];
     return rows.map(toStoredChunk);
   }
 
