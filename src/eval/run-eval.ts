@@ -63,6 +63,8 @@ export interface EvalReport {
   readonly contexts: {
     readonly generator: string;
     readonly written: number;
+    /** Units the generator had nothing to say of (a licence header has no structure). */
+    readonly empty: number;
     readonly failed: number;
   } | null;
   /** Queries none of whose relevant units reached the top k (the largest k). */
@@ -247,9 +249,10 @@ async function contextualizeCorpus(
   files: readonly CorpusFile[],
   dataset: BeirDataset,
   generator: ContextGenerator,
-): Promise<{ generator: string; written: number; failed: number }> {
+): Promise<{ generator: string; written: number; empty: number; failed: number }> {
   const [resource] = await store.listResources();
   let written = 0;
+  let empty = 0;
   let failed = 0;
   for (const file of files) {
     const chunks = file.units.map(({ text, startLine, endLine }) => ({
@@ -282,6 +285,10 @@ async function contextualizeCorpus(
     for (const [index, place] of file.units.entries()) {
       const context = contexts[index] ?? null;
       const chunk = stored.get(place.startLine);
+      if (context === "" && chunk) {
+        empty++;
+        continue;
+      }
       if (!context || !chunk) {
         failed++;
         continue;
@@ -304,5 +311,5 @@ async function contextualizeCorpus(
     }
     await store.updateChunkContexts(updates);
   }
-  return { generator: generator.name, written, failed };
+  return { generator: generator.name, written, empty, failed };
 }

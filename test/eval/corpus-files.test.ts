@@ -108,7 +108,12 @@ describe("an evaluation corpus as files", () => {
     expect(report.passAtK[1]).toBe(100);
     // Each document's units got their contexts from the whole document; the one-line unit
     // with no document has no structure to describe.
-    expect(report.contexts).toEqual({ generator: "structural", written: 4, failed: 1 });
+    expect(report.contexts).toEqual({
+      generator: "structural",
+      written: 4,
+      empty: 1,
+      failed: 0,
+    });
     expect(report.missed).toEqual([]);
   });
 });

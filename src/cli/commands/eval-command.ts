@@ -174,7 +174,7 @@ function formatReport(report: EvalReport, ks: readonly number[]): string {
     `Dataset: ${report.dataset} (${report.units} units, ${report.queries} judged queries; indexed in ${report.indexSeconds} s)`,
     `Strategy: ${report.strategy} (through the pipeline)`,
     report.contexts
-      ? `Contexts: ${report.contexts.generator}, ${report.contexts.written} written, ${report.contexts.failed} failed`
+      ? `Contexts: ${report.contexts.generator}, ${report.contexts.written} written, ${report.contexts.empty} with nothing to add, ${report.contexts.failed} failed`
       : "Contexts: none",
     ...ks.map(
       (k) =>
