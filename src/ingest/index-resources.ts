@@ -204,6 +204,14 @@ export async function indexResources(
   };
 }
 
+/**
+ * Decides which of a root's files changed since the last run and brings their
+ * documents up to date. A file whose size and mtime match its stored document
+ * is not read (`--force` reads every file); a file read again whose content
+ * hash is unchanged is not chunked again (its stored size and mtime are
+ * updated); the rest are prepared ahead in a window of workers and written in
+ * file order; stored documents whose file is gone are removed.
+ */
 async function indexFiles(
   resourceId: string,
   root: string,
