@@ -48,4 +48,31 @@ describe("co-change support in breadth-depth-navigator", () => {
     const without = await order(repo.root);
     expect(without.indexOf("src/c.ts")).toBeLessThan(without.indexOf("src/b.ts"));
   });
+
+  it("brings in files that change with the best hits' files when none of their words are the task's", async () => {
+    const build = () => {
+      const repo = new Repo();
+      const a = (n: number) =>
+        `export function invoiceTotal(lines: number[]): number {\n  // invoice total, version ${n}\n  return lines.reduce((sum, x) => sum + x, ${n});\n}\n`;
+      const d = (n: number) =>
+        `export function formatCurrency(value: number): string {\n  return value.toFixed(2) + " EUR" + "${"".padEnd(n, " ")}";\n}\n`;
+      const others = Object.fromEntries(
+        ["parse", "render", "fetch", "store", "route", "theme"].map((name) => [
+          `src/${name}.ts`,
+          `export function ${name}Thing(input: string): string {\n  return input.trim();\n}\n`,
+        ]),
+      );
+      repo.commit("start", { "src/a.ts": a(0), "src/d.ts": d(0), ...others });
+      for (let n = 1; n <= 6; n++)
+        repo.commit(`billing change ${n}`, { "src/a.ts": a(n), "src/d.ts": d(n) });
+      return repo;
+    };
+    const withHistory = await order(build().root);
+    expect(withHistory[0]).toBe("src/a.ts");
+    expect(withHistory).toContain("src/d.ts");
+
+    const repo = build();
+    writeFileSync(join(repo.root, "ctx.toml"), "[history]\nenabled = false\n");
+    expect(await order(repo.root)).not.toContain("src/d.ts");
+  });
 });

@@ -39,7 +39,7 @@ import {
 import { coChangeSupport } from "../../history/co-change-support.js";
 import { type HistoryLift, historyLifts } from "../../history/history-lift.js";
 import { type MessageSupport, messageSupport } from "../../history/message-support.js";
-import { toldFiles } from "../../history/told-files.js";
+import { partnerFiles, toldFiles } from "../../history/told-files.js";
 import { firstInOrder } from "../../rank/first-in-order.js";
 import { keywordSignals } from "../../rank/keyword-signals.js";
 import { learnedScore } from "../../rank/learned-ranking.js";
@@ -144,6 +144,8 @@ export class BreadthDepthNavigatorStrategy implements ContextStrategy {
     const scoreOf = (signals: RankSignals, where: FragmentPlace) =>
       learnedScore(model, signals, where, facts);
     const told = messages ? await toldFiles(text, hits, messages, terms, request.paths) : [];
+    if (partners)
+      told.push(...(await partnerFiles(text, [...hits, ...told], partners, terms, request.paths)));
     const candidates = this.candidates(
       graph,
       [...hits, ...told],
