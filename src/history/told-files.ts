@@ -1,6 +1,7 @@
 import { withinPaths } from "../core/request-paths.js";
 import type { TextBackend, TextHit } from "../core/text-backend.js";
 import type { StoredChunk } from "../core/types.js";
+import type { CoChangeSupport } from "./co-change-support.js";
 import type { MessageSupport } from "./message-support.js";
 
 /**
@@ -45,11 +46,13 @@ export function toldFiles(
 export function partnerFiles(
   text: TextBackend,
   hits: readonly TextHit[],
-  partners: ReadonlyMap<string, number>,
+  partners: CoChangeSupport,
   terms: readonly string[],
   paths: readonly string[] | undefined,
 ): Promise<TextHit[]> {
-  return filesNoHitHolds(text, hits, partners, terms, paths, PARTNER_FILES);
+  // Only partners seen together more than once: one commit is no pattern.
+  const support = new Map([...partners.support].filter(([key]) => partners.repeated.has(key)));
+  return filesNoHitHolds(text, hits, support, terms, paths, PARTNER_FILES);
 }
 
 /** The `count` best-supported files no hit is in, each as its chunk holding most of the task's terms. */

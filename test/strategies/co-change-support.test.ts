@@ -74,5 +74,15 @@ describe("co-change support in breadth-depth-navigator", () => {
     const repo = build();
     writeFileSync(join(repo.root, "ctx.toml"), "[history]\nenabled = false\n");
     expect(await order(repo.root)).not.toContain("src/d.ts");
+
+    // One commit is no pattern: in a repository of one commit every file changed with every other.
+    const once = new Repo();
+    once.commit("start", {
+      "src/a.ts":
+        "export function invoiceTotal(lines: number[]): number {\n  return lines.length;\n}\n",
+      "src/d.ts":
+        "export function formatCurrency(value: number): string {\n  return String(value);\n}\n",
+    });
+    expect(await order(once.root)).not.toContain("src/d.ts");
   });
 });

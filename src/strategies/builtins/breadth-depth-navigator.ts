@@ -126,7 +126,8 @@ export class BreadthDepthNavigatorStrategy implements ContextStrategy {
     );
     signal?.throwIfAborted();
     const { temporal } = backends;
-    const partners = temporal ? await coChangeSupport(temporal, hits) : null;
+    const coChanges = temporal ? await coChangeSupport(temporal, hits) : null;
+    const partners = coChanges?.support ?? null;
     const messages = temporal ? await messageSupport(temporal, hits, terms) : null;
     signal?.throwIfAborted();
     const facts = taskFacts(request.task, request.budget);
@@ -144,8 +145,8 @@ export class BreadthDepthNavigatorStrategy implements ContextStrategy {
     const scoreOf = (signals: RankSignals, where: FragmentPlace) =>
       learnedScore(model, signals, where, facts);
     const told = messages ? await toldFiles(text, hits, messages, terms, request.paths) : [];
-    if (partners)
-      told.push(...(await partnerFiles(text, [...hits, ...told], partners, terms, request.paths)));
+    if (coChanges)
+      told.push(...(await partnerFiles(text, [...hits, ...told], coChanges, terms, request.paths)));
     const candidates = this.candidates(
       graph,
       [...hits, ...told],
