@@ -57,8 +57,16 @@ export async function withBestFileHead(
   const place = Math.min(HEAD_AFTER, rest.length);
   const before = rest[place - 1]?.score ?? 0;
   const after = rest[place]?.score ?? 0;
-  const fragment = chunkFragment(head, (before + after) / 2, best.strategy, counter);
+  const score = (before + after) / 2;
+  // A candidate further down keeps what its strategy measured (shown by --explain); only its place moves.
+  const fragment =
+    candidates.find((candidate) => candidate.id === id) ??
+    chunkFragment(head, score, best.strategy, counter);
   if (fragment.tokens > HEAD_MAX_SHARE * budget) return [...candidates];
-  const placed: ContextFragment = { ...fragment, ranking: [HEAD_REASON] };
+  const placed: ContextFragment = {
+    ...fragment,
+    score,
+    ranking: [...(fragment.ranking ?? []), HEAD_REASON],
+  };
   return [...rest.slice(0, place), placed, ...rest.slice(place)];
 }

@@ -99,11 +99,18 @@ describe("the best file's head", () => {
 
   it("moves up when it is a candidate further down, and is not added twice", async () => {
     const hits = deepHits(HEAD_AFTER + 2);
-    const headHit = chunkFragment(chunks[0] as StoredChunk, 0.01, "test", o200kCounter);
+    const headHit = {
+      ...chunkFragment(chunks[0] as StoredChunk, 0.01, "test", o200kCounter),
+      signals: { keyword: 0.2 },
+      ranking: ["earlier reason"],
+    };
     const placed = await withBestFileHead([...hits, headHit], store, o200kCounter, 100_000);
     expect(placed).toHaveLength(hits.length + 1);
     expect(placed.filter((fragment) => fragment.id === headHit.id)).toHaveLength(1);
     expect(placed[HEAD_AFTER]?.id).toBe(headHit.id);
+    // It keeps what its strategy measured, with the reason it moved.
+    expect(placed[HEAD_AFTER]?.signals).toEqual({ keyword: 0.2 });
+    expect(placed[HEAD_AFTER]?.ranking).toEqual(["earlier reason", HEAD_REASON]);
   });
 
   it("is left out where the first candidates hold it, the best is the head, or the budget is small", async () => {
