@@ -130,6 +130,31 @@ export interface HistoryBackend {
     paths: readonly string[],
     limit: number,
   ): Promise<Map<string, number[]>>;
+  /**
+   * The identifiers the diffs of the newest `limit` commits touched, newest
+   * first: commits that are not merges, of at most `maxFiles` files, whose
+   * diffs were read and are not sweeps.
+   */
+  recentCommitIdentifiers(
+    resourceId: string,
+    maxFiles: number,
+    limit: number,
+  ): Promise<CommitIdentifiers[]>;
+  /** Ids of the resource's commits whose message has the word itself (not only its stem). */
+  commitsWithTerm(resourceId: string, term: string): Promise<number[]>;
+}
+
+/** An identifier a task's words lead to through the history, with the words that led to it. */
+export interface TaskIdentifier {
+  readonly name: string;
+  readonly score: number;
+  readonly words: readonly string[];
+}
+
+/** The identifiers one commit's diff touched. */
+export interface CommitIdentifiers {
+  readonly id: number;
+  readonly identifiers: readonly string[];
 }
 
 /** What the index keeps of a resource's history, and how it is changed. */
@@ -143,6 +168,16 @@ export interface HistoryStore extends HistoryBackend {
   oldestCommits(resourceId: string, count: number, beforeSeconds: number | null): Promise<string[]>;
   /** Applies a batch in one transaction: either all of it is stored or none. */
   writeHistory(batch: HistoryBatch): Promise<void>;
+  /** Shas of the newest `limit` stored commits whose diffs have not been read for identifiers. */
+  commitsWithoutIdentifiers(resourceId: string, limit: number): Promise<string[]>;
+  /**
+   * Records what the diffs of these commits touched (null: a sweep, left out of
+   * the words-to-code window), in one transaction.
+   */
+  setCommitIdentifiers(
+    resourceId: string,
+    commits: readonly { readonly sha: string; readonly identifiers: readonly string[] | null }[],
+  ): Promise<void>;
 }
 
 /** A commit as fragments show it. */
@@ -205,4 +240,9 @@ export interface TemporalBackend {
    * `maxLines`; `path` is the file's path then, from the top of the work tree.
    */
   patch(resourceId: string, sha: string, path: string, maxLines: number): Promise<string>;
+  /**
+   * The project's identifiers the task's terms lead to: what past commits
+   * whose messages use them changed (see task-identifiers.ts), best first.
+   */
+  taskIdentifiers(terms: readonly string[], limit: number): Promise<TaskIdentifier[]>;
 }

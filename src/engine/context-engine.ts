@@ -13,7 +13,7 @@ import type { TextHit } from "../core/text-backend.js";
 import type { TokenCounter } from "../core/token-counter.js";
 import { createEmbedder, type EmbedderChoice, resolveEmbedder } from "../embed/resolve-embedder.js";
 import { type RepoMap, repoMap } from "../graph/repo-map.js";
-import { BlameCache } from "../history/git-temporal-backend.js";
+import { HistoryCache } from "../history/git-temporal-backend.js";
 import { ProjectPlans } from "../plans/project-plans.js";
 import { createReranker } from "../rerank/rerank-settings.js";
 import { ProjectBreakers } from "../strategies/breaker-board.js";
@@ -71,8 +71,8 @@ export class ContextEngine {
   private running: Promise<IndexRunReport> | null = null;
   private readonly embedders = new Map<string, Promise<Embedder | null>>();
   private reranker: Reranker | null | undefined;
-  /** Blames of the lines queries asked about, kept across requests. */
-  private readonly blames = new BlameCache();
+  /** Blames of the lines queries asked about and words-to-code windows, kept across requests. */
+  private readonly history = new HistoryCache();
   /** The project's plans and the decisions recorded in them. */
   readonly plans: ProjectPlans;
   private readonly graph: CachedGraphSource;
@@ -383,7 +383,7 @@ export class ContextEngine {
   async backends(): Promise<Backends> {
     this.reranker ??= createReranker(this.config.rerank, this.env);
     const embedder = this.store.vectorsAvailable ? await this.embedderFor() : null;
-    const { reranker, graph, plans, blames } = this;
-    return engineBackends(this.store, this.config, { embedder, reranker, graph, plans, blames });
+    const { reranker, graph, plans, history } = this;
+    return engineBackends(this.store, this.config, { embedder, reranker, graph, plans, history });
   }
 }

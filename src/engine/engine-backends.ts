@@ -4,7 +4,7 @@ import type { GraphSource } from "../core/graph.js";
 import type { Reranker } from "../core/reranker.js";
 import type { Store } from "../core/store.js";
 import type { Backends } from "../core/strategy.js";
-import { type BlameCache, temporalBackendFor } from "../history/git-temporal-backend.js";
+import { type HistoryCache, temporalBackendFor } from "../history/git-temporal-backend.js";
 import { sharedSearches } from "./shared-searches.js";
 import { vectorBackend } from "./vector-backend.js";
 
@@ -21,10 +21,10 @@ export async function engineBackends(
     readonly reranker: Reranker | null;
     readonly graph: GraphSource;
     readonly plans: Backends["plans"];
-    readonly blames: BlameCache;
+    readonly history: HistoryCache;
   },
 ): Promise<Backends> {
-  const temporal = await temporalBackendFor(store, config.history, parts.blames);
+  const temporal = await temporalBackendFor(store, config.history, parts.history);
   const { embedder } = parts;
   const embedded = embedder && (await store.embeddingCoverage(embedder.id)).embedded > 0;
   return {

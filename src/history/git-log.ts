@@ -41,15 +41,45 @@ export async function readCommits(
     readonly signal?: AbortSignal;
   },
 ): Promise<number> {
-  const child = spawn("git", [...logArguments(), ...args], {
+  const parser = new LogParser();
+  let total = 0;
+  let batch: CommitRecord[] = [];
+  await streamGit(root, [...logArguments(), ...args], options, async (text) => {
+    for (const commit of parser.push(text)) {
+      batch.push(commit);
+      if (batch.length >= options.batchSize) {
+        total += batch.length;
+        const full = batch;
+        batch = [];
+        await options.onBatch(full);
+      }
+    }
+  });
+  batch.push(...parser.end());
+  if (batch.length > 0) {
+    total += batch.length;
+    await options.onBatch(batch);
+  }
+  return total;
+}
+
+/**
+ * Runs git with `args`, handing its output to `onText` as it arrives (a slow
+ * `onText` holds git back); `stdin` is written to its standard input. Throws
+ * GitHistoryError when git cannot run or exits with an error.
+ */
+export async function streamGit(
+  root: string,
+  args: readonly string[],
+  options: { readonly stdin?: string; readonly signal?: AbortSignal },
+  onText: (text: string) => Promise<void> | void,
+): Promise<void> {
+  const child = spawn("git", args, {
     cwd: root,
     stdio: ["pipe", "pipe", "pipe"],
     ...(options.signal ? { signal: options.signal } : {}),
   });
-  const parser = new LogParser();
   let stderr = "";
-  let total = 0;
-  let batch: CommitRecord[] = [];
   child.stderr.setEncoding("utf8");
   child.stderr.on("data", (text: string) => {
     if (stderr.length < 4000) stderr += text;
@@ -64,17 +94,7 @@ export async function readCommits(
   child.stdin.end(options.stdin ?? "");
   child.stdout.setEncoding("utf8");
   try {
-    for await (const text of child.stdout as AsyncIterable<string>) {
-      for (const commit of parser.push(text)) {
-        batch.push(commit);
-        if (batch.length >= options.batchSize) {
-          total += batch.length;
-          const full = batch;
-          batch = [];
-          await options.onBatch(full);
-        }
-      }
-    }
+    for await (const text of child.stdout as AsyncIterable<string>) await onText(text);
   } catch (error) {
     child.kill();
     await exited.catch(() => 1);
@@ -85,12 +105,6 @@ export async function readCommits(
     throw new GitHistoryError(root, error.message);
   });
   if (code !== 0) throw new GitHistoryError(root, stderr.trim().split("\n")[0] ?? `exit ${code}`);
-  batch.push(...parser.end());
-  if (batch.length > 0) {
-    total += batch.length;
-    await options.onBatch(batch);
-  }
-  return total;
 }
 
 interface Partial {

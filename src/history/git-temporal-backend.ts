@@ -11,20 +11,34 @@ import type {
   FileCommit,
   HistoryBackend,
   MessageMatch,
+  TaskIdentifier,
   TemporalBackend,
 } from "../core/history.js";
 import type { Resource } from "../core/types.js";
 import type { HistorySettings } from "./history-settings.js";
+import {
+  taskIdentifiers,
+  VOCABULARY_WINDOW,
+  type VocabularyWindow,
+  vocabularyWindow,
+} from "./task-identifiers.js";
 
 const run = promisify(execFile);
 const NOT_COMMITTED = "0".repeat(40);
 const BLAME_LINE = /^([0-9a-f]{40}) \d+ \d+/;
 /** Blames kept per engine: a query blames a handful of ranges, an agent's session a few hundred. */
 const MAX_CACHED_BLAMES = 2000;
+/** Words-to-code windows kept per engine: one per root's current history read. */
+const MAX_CACHED_WINDOWS = 16;
 
-/** Blame results by file content and history read: the same lines of the same file at the same HEAD blame alike. */
-export class BlameCache {
+/**
+ * What an engine keeps between queries: blame results by file content and
+ * history read (the same lines of the same file at the same HEAD blame alike),
+ * and each history read's words-to-code window.
+ */
+export class HistoryCache {
   private readonly entries = new Map<string, BlamedCommit[]>();
+  private readonly windows = new Map<string, Promise<VocabularyWindow>>();
 
   get(key: string): BlamedCommit[] | undefined {
     const found = this.entries.get(key);
@@ -42,6 +56,19 @@ export class BlameCache {
       if (oldest !== undefined) this.entries.delete(oldest);
     }
   }
+
+  /** The window of a resource's history as read at `readAt`, loaded once. */
+  window(key: string, load: () => Promise<VocabularyWindow>): Promise<VocabularyWindow> {
+    let found = this.windows.get(key);
+    if (!found) {
+      // One history read per root is current; older reads are not asked for again.
+      if (this.windows.size >= MAX_CACHED_WINDOWS) this.windows.clear();
+      found = load();
+      found.catch(() => this.windows.delete(key));
+      this.windows.set(key, found);
+    }
+    return found;
+  }
 }
 
 export interface HistoryRoot {
@@ -56,10 +83,30 @@ export class GitTemporalBackend implements TemporalBackend {
     private readonly store: HistoryBackend,
     private readonly roots: ReadonlyMap<string, HistoryRoot>,
     private readonly coChangeMaxFiles: number,
-    private readonly cache: BlameCache,
+    private readonly cache: HistoryCache,
   ) {}
 
   private readonly times = new Map<string, Promise<number[]>>();
+
+  async taskIdentifiers(terms: readonly string[], limit: number): Promise<TaskIdentifier[]> {
+    const found: TaskIdentifier[] = [];
+    for (const [resourceId, { readAt }] of this.roots) {
+      const window = this.cache.window(`${resourceId}\0${readAt}\0${this.coChangeMaxFiles}`, () =>
+        this.store
+          .recentCommitIdentifiers(resourceId, this.coChangeMaxFiles, VOCABULARY_WINDOW)
+          .then(vocabularyWindow),
+      );
+      found.push(
+        ...(await taskIdentifiers(
+          await window,
+          terms,
+          (term) => this.store.commitsWithTerm(resourceId, term),
+          limit,
+        )),
+      );
+    }
+    return found.sort((a, b) => b.score - a.score).slice(0, limit);
+  }
 
   fileActivity(resourceId: string, paths: readonly string[]): Promise<Map<string, FileActivity>> {
     return this.store.fileActivity(resourceId, paths);
@@ -199,7 +246,7 @@ export function countBlamedLines(porcelain: string): BlamedCommit[] {
 export async function temporalBackendFor(
   store: HistoryBackend & { listResources(): Promise<readonly Resource[]> },
   settings: HistorySettings,
-  cache: BlameCache,
+  cache: HistoryCache,
 ): Promise<TemporalBackend | null> {
   if (!settings.enabled) return null;
   const roots = new Map<string, HistoryRoot>();

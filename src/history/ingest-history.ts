@@ -2,6 +2,7 @@ import { execFile } from "node:child_process";
 import { availableParallelism } from "node:os";
 import { promisify } from "node:util";
 import type { CommitRecord, HistoryBatch, HistorySpan, HistoryStore } from "../core/history.js";
+import { MINED_COMMITS, readDiffIdentifiers } from "./diff-identifiers.js";
 import { GitHistoryError, readCommits } from "./git-log.js";
 import { type HistorySettings, sinceSeconds } from "./history-settings.js";
 
@@ -74,6 +75,45 @@ export async function ingestHistory(
 ): Promise<HistoryReport> {
   const started = performance.now();
   const checkout = await readCheckout(resource.root);
+  const report = await syncCommits(store, resource, checkout, settings, options);
+  if (checkout) await readNewestDiffs(store, resource, checkout, options.signal);
+  return { ...report, elapsedMs: performance.now() - started };
+}
+
+/**
+ * Reads the diffs of the newest commits not read yet (new ones, and after an
+ * upgrade the ones stored before) for the identifiers they touched, in one
+ * `git log -p` and one transaction: a run cut short leaves them to the next.
+ */
+async function readNewestDiffs(
+  store: HistoryStore,
+  resource: { readonly id: string; readonly root: string },
+  checkout: Checkout,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  const shas = await store.commitsWithoutIdentifiers(resource.id, MINED_COMMITS);
+  if (shas.length === 0) return;
+  const found = await readDiffIdentifiers(
+    resource.root,
+    shas,
+    [...pathArguments(checkout), ...diffPaths()],
+    signal,
+  );
+  await store.setCommitIdentifiers(
+    resource.id,
+    // A commit git gave no diff for (a merge) touched nothing.
+    shas.map((sha) => ({ sha, identifiers: found.has(sha) ? (found.get(sha) ?? null) : [] })),
+  );
+}
+
+async function syncCommits(
+  store: HistoryStore,
+  resource: { readonly id: string; readonly root: string },
+  checkout: Checkout | null,
+  settings: HistorySettings,
+  options: { readonly signal?: AbortSignal },
+): Promise<HistoryReport> {
+  const started = performance.now();
   const span = await store.historySpan(resource.id);
   const limits = limitsKey(settings);
   const headKey = checkout ? `${checkout.head} ${limits}` : null;

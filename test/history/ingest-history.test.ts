@@ -197,6 +197,7 @@ describe.each(STORE_ADAPTER_ROWS)("git history ingestion (%s store)", (name, eac
       const db = new Database(file);
       db.exec(`DROP TRIGGER commit_message_gone; DROP TABLE commit_messages;
       ALTER TABLE graph_definitions DROP COLUMN doc;
+      ALTER TABLE history_commits DROP COLUMN identifiers;
       DROP TRIGGER graph_reference_list_gone; DROP TABLE graph_reference_names;
       DROP TABLE graph_reference_lists;
       CREATE TABLE graph_references (document_id INTEGER NOT NULL, name TEXT NOT NULL,

@@ -245,6 +245,7 @@ describe("SqliteStore", () => {
       CREATE TABLE graph_references (
         document_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
         name TEXT NOT NULL, kind TEXT NOT NULL, lines TEXT NOT NULL);
+      ALTER TABLE history_commits DROP COLUMN identifiers;
       UPDATE ctx_meta SET value = '11' WHERE key = 'schema_version';`);
     const ids = Object.fromEntries(
       (db.prepare("SELECT path, id FROM documents").all() as { path: string; id: number }[]).map(

@@ -1,5 +1,6 @@
 import type {
   CoChange,
+  CommitIdentifiers,
   CommitSummary,
   FileActivity,
   FileCommit,
@@ -8,6 +9,7 @@ import type {
   MessageMatch,
 } from "../../core/history.js";
 import type { Decision, DecisionToRecord, Plan } from "../../core/plans.js";
+import * as identifiers from "./commit-identifiers.js";
 import { filesOfMatchingCommits } from "./commit-messages.js";
 import * as history from "./history-queries.js";
 import type { PgSession } from "./pg-session.js";
@@ -101,5 +103,28 @@ export abstract class PostgresHistoryAndPlans {
 
   protected historyStats(): Promise<{ commits: number; changes: number }> {
     return history.historyStats(this.session);
+  }
+
+  commitsWithoutIdentifiers(resourceId: string, limit: number): Promise<string[]> {
+    return identifiers.commitsWithoutIdentifiers(this.session, resourceId, limit);
+  }
+
+  setCommitIdentifiers(
+    resourceId: string,
+    commits: readonly { readonly sha: string; readonly identifiers: readonly string[] | null }[],
+  ): Promise<void> {
+    return identifiers.setCommitIdentifiers(this.session, resourceId, commits);
+  }
+
+  recentCommitIdentifiers(
+    resourceId: string,
+    maxFiles: number,
+    limit: number,
+  ): Promise<CommitIdentifiers[]> {
+    return identifiers.recentCommitIdentifiers(this.session, resourceId, maxFiles, limit);
+  }
+
+  commitsWithTerm(resourceId: string, term: string): Promise<number[]> {
+    return identifiers.commitsWithTerm(this.session, resourceId, term);
   }
 }

@@ -269,6 +269,9 @@ export const PG_MIGRATIONS: readonly string[] = [
   `ALTER TABLE chunk_terms DROP CONSTRAINT chunk_terms_pkey,
      ADD CONSTRAINT chunk_terms_pkey PRIMARY KEY (project_id, term, chunk_id)
        INCLUDE (tf_path, tf_symbols, tf_context, tf_body, text_length);`,
+  // 4: the identifiers a commit's diff touched, for words-to-code associations
+  // (NULL: not read yet, so commits stored before are read on the next run).
+  `ALTER TABLE history_commits ADD COLUMN identifiers text;`,
 ];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;

@@ -265,6 +265,9 @@ export const MIGRATIONS: readonly string[] = [
     FROM graph_references GROUP BY document_id;
   DROP TABLE graph_references;
   `,
+  // 13: the identifiers a commit's diff touched, for words-to-code associations
+  // (NULL: not read yet, so commits stored before are read on the next run).
+  `ALTER TABLE history_commits ADD COLUMN identifiers TEXT;`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,6 +1,7 @@
 import type Database from "better-sqlite3";
 import type {
   CoChange,
+  CommitIdentifiers,
   CommitSummary,
   FileActivity,
   FileCommit,
@@ -9,6 +10,7 @@ import type {
   MessageMatch,
 } from "../../core/history.js";
 import type { Decision, DecisionToRecord, Plan } from "../../core/plans.js";
+import * as identifiers from "./commit-identifiers.js";
 import * as history from "./history-queries.js";
 import * as plans from "./plan-queries.js";
 
@@ -103,5 +105,28 @@ export abstract class SqliteHistoryAndPlans {
     limit: number,
   ): Promise<Map<string, number[]>> {
     return history.changeTimes(this.db, resourceId, paths, limit);
+  }
+
+  async commitsWithoutIdentifiers(resourceId: string, limit: number): Promise<string[]> {
+    return identifiers.commitsWithoutIdentifiers(this.db, resourceId, limit);
+  }
+
+  async setCommitIdentifiers(
+    resourceId: string,
+    commits: readonly { readonly sha: string; readonly identifiers: readonly string[] | null }[],
+  ): Promise<void> {
+    return identifiers.setCommitIdentifiers(this.db, resourceId, commits);
+  }
+
+  async recentCommitIdentifiers(
+    resourceId: string,
+    maxFiles: number,
+    limit: number,
+  ): Promise<CommitIdentifiers[]> {
+    return identifiers.recentCommitIdentifiers(this.db, resourceId, maxFiles, limit);
+  }
+
+  async commitsWithTerm(resourceId: string, term: string): Promise<number[]> {
+    return identifiers.commitsWithTerm(this.db, resourceId, term);
   }
 }

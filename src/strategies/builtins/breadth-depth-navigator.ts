@@ -5,6 +5,7 @@ import {
   graphFileKey,
   type LoadedGraph,
 } from "../../core/graph.js";
+import type { TaskIdentifier } from "../../core/history.js";
 import type { RankSignals } from "../../core/rank-signals.js";
 import type {
   Backends,
@@ -39,6 +40,11 @@ import {
 import { coChangeSupport } from "../../history/co-change-support.js";
 import { type HistoryLift, historyLifts } from "../../history/history-lift.js";
 import { type MessageSupport, messageSupport } from "../../history/message-support.js";
+import {
+  EXPANSION_IDENTIFIERS,
+  expansionReasons,
+  withIdentifiers,
+} from "../../history/task-identifiers.js";
 import { partnerFiles, toldFiles } from "../../history/told-files.js";
 import { firstInOrder } from "../../rank/first-in-order.js";
 import { keywordSignals } from "../../rank/keyword-signals.js";
@@ -105,7 +111,11 @@ export class BreadthDepthNavigatorStrategy implements ContextStrategy {
     if (!text || !source) return [];
     const graph = await source.load();
     signal?.throwIfAborted();
-    const terms = queryTerms(request.task);
+    const { temporal } = backends;
+    const expansion = temporal
+      ? await temporal.taskIdentifiers(queryTerms(request.task), EXPANSION_IDENTIFIERS)
+      : [];
+    const terms = withIdentifiers(queryTerms(request.task), expansion);
     const hits = await text.searchText({
       terms,
       limit: Math.max(request.maxFragments ?? DEFAULT_MAX_FRAGMENTS, this.settings.seedHits),
@@ -125,7 +135,6 @@ export class BreadthDepthNavigatorStrategy implements ContextStrategy {
       request.paths,
     );
     signal?.throwIfAborted();
-    const { temporal } = backends;
     const coChanges = temporal ? await coChangeSupport(temporal, hits) : null;
     const partners = coChanges?.support ?? null;
     const messages = temporal ? await messageSupport(temporal, hits, terms) : null;
@@ -135,6 +144,7 @@ export class BreadthDepthNavigatorStrategy implements ContextStrategy {
     const history: History = {
       partners,
       messages,
+      expansion,
       reasons: historyLifts(
         partners,
         model.weights.coChange * facts.coChangeScale,
@@ -237,7 +247,7 @@ export class BreadthDepthNavigatorStrategy implements ContextStrategy {
         chunk,
         score: scoreOf(signals, where),
         signals,
-        ranking: history.reasons(key).reasons,
+        ranking: [...history.reasons(key).reasons, ...expansionReasons(history.expansion, chunk)],
       };
     });
     const uncovered = ranked
@@ -370,7 +380,9 @@ export class BreadthDepthNavigatorStrategy implements ContextStrategy {
       "definitions it reaches that no hit holds are added as signatures and doc comments, then " +
       "declaration lines; focused definitions are shown whole. With git history, hits in files " +
       "that often change together with the best hits' files move up, and so do hits in files " +
-      "that past commits worded like the task changed; such files that no hit is in join too."
+      "that past commits worded like the task changed; such files that no hit is in join too. " +
+      "The history also expands the task: the identifiers that past commits using its words " +
+      "changed, more often than they change at all, are searched for with its words."
     );
   }
 }
@@ -393,5 +405,7 @@ type Candidate =
 interface History {
   readonly partners: ReadonlyMap<string, number> | null;
   readonly messages: ReadonlyMap<string, MessageSupport> | null;
+  /** The identifiers the history expanded the task with. */
+  readonly expansion: readonly TaskIdentifier[];
   readonly reasons: (key: string) => HistoryLift;
 }

@@ -1,0 +1,79 @@
+import type { CommitIdentifiers } from "../../core/history.js";
+import { messageHasWord, namesOf, SWEEP } from "../commit-identifier-rows.js";
+import { queryTokens } from "./bm25.js";
+import type { PgSession } from "./pg-session.js";
+
+// What commits' diffs touched (migration 4): NULL until a commit's diff is read,
+// "*" for a sweep (see MAX_COMMIT_IDENTIFIERS), else the names joined by spaces.
+
+export async function commitsWithoutIdentifiers(
+  session: PgSession,
+  resourceId: string,
+  limit: number,
+): Promise<string[]> {
+  const rows = await session.rows<{ sha: string }>(
+    `SELECT sha FROM (SELECT id, sha, committed_at, identifiers FROM history_commits
+                       WHERE project_id = $1 AND resource_id = $2
+                       ORDER BY committed_at DESC, id DESC LIMIT $3) AS newest
+      WHERE identifiers IS NULL ORDER BY committed_at DESC, id DESC`,
+    [session.projectId, resourceId, limit],
+  );
+  return rows.map((row) => row.sha);
+}
+
+export async function setCommitIdentifiers(
+  session: PgSession,
+  resourceId: string,
+  commits: readonly { readonly sha: string; readonly identifiers: readonly string[] | null }[],
+): Promise<void> {
+  if (commits.length === 0) return;
+  await session.transaction(async (client) => {
+    await client.query(
+      `UPDATE history_commits m SET identifiers = t.identifiers
+         FROM unnest($3::text[], $4::text[]) AS t(sha, identifiers)
+        WHERE m.project_id = $1 AND m.resource_id = $2 AND m.sha = t.sha`,
+      [
+        session.projectId,
+        resourceId,
+        commits.map((commit) => commit.sha),
+        commits.map((commit) =>
+          commit.identifiers === null ? SWEEP : commit.identifiers.join(" "),
+        ),
+      ],
+    );
+  });
+}
+
+export async function recentCommitIdentifiers(
+  session: PgSession,
+  resourceId: string,
+  maxFiles: number,
+  limit: number,
+): Promise<CommitIdentifiers[]> {
+  const rows = await session.rows<{ id: string; identifiers: string }>(
+    `SELECT id, identifiers FROM history_commits
+      WHERE project_id = $1 AND resource_id = $2 AND file_count <= $3
+        AND position(' ' in parents) = 0 AND identifiers IS NOT NULL AND identifiers <> '${SWEEP}'
+      ORDER BY committed_at DESC, id DESC LIMIT $4`,
+    [session.projectId, resourceId, maxFiles, limit],
+  );
+  return rows.map((row) => ({ id: Number(row.id), identifiers: namesOf(row.identifiers) }));
+}
+
+export async function commitsWithTerm(
+  session: PgSession,
+  resourceId: string,
+  term: string,
+): Promise<number[]> {
+  const tokens = queryTokens([term]);
+  if (tokens.length === 0) return [];
+  const rows = await session.rows<{ id: string; subject: string; body: string }>(
+    `SELECT m.id, m.subject, m.body FROM history_commits m
+      WHERE m.project_id = $1 AND m.resource_id = $3 AND m.id IN (
+        SELECT t.commit_id FROM commit_terms t WHERE t.project_id = $1 AND t.term = ANY($2::text[]))`,
+    [session.projectId, tokens, resourceId],
+  );
+  return rows
+    .filter((row) => messageHasWord(row.subject, row.body, term))
+    .map((row) => Number(row.id));
+}

@@ -1,0 +1,68 @@
+import type Database from "better-sqlite3";
+import type { CommitIdentifiers } from "../../core/history.js";
+import { messageHasWord, namesOf, SWEEP } from "../commit-identifier-rows.js";
+import { inWriteTransaction } from "./write-transaction.js";
+
+// What commits' diffs touched (migration 13): NULL until a commit's diff is read,
+// "*" for a sweep (see MAX_COMMIT_IDENTIFIERS), else the names joined by spaces.
+
+export function commitsWithoutIdentifiers(
+  db: Database.Database,
+  resourceId: string,
+  limit: number,
+): string[] {
+  return db
+    .prepare(
+      `SELECT sha FROM (SELECT id, sha, committed_at, identifiers FROM history_commits
+                        WHERE resource_id = ? ORDER BY committed_at DESC, id DESC LIMIT ?)
+        WHERE identifiers IS NULL ORDER BY committed_at DESC, id DESC`,
+    )
+    .pluck()
+    .all(resourceId, limit) as string[];
+}
+
+export function setCommitIdentifiers(
+  db: Database.Database,
+  resourceId: string,
+  commits: readonly { readonly sha: string; readonly identifiers: readonly string[] | null }[],
+): void {
+  inWriteTransaction(db, () => {
+    const set = db.prepare(
+      "UPDATE history_commits SET identifiers = ? WHERE resource_id = ? AND sha = ?",
+    );
+    for (const { sha, identifiers } of commits)
+      set.run(identifiers === null ? SWEEP : identifiers.join(" "), resourceId, sha);
+  });
+}
+
+export function recentCommitIdentifiers(
+  db: Database.Database,
+  resourceId: string,
+  maxFiles: number,
+  limit: number,
+): CommitIdentifiers[] {
+  const rows = db
+    .prepare(
+      `SELECT id, identifiers FROM history_commits
+        WHERE resource_id = ? AND file_count <= ? AND instr(parents, ' ') = 0
+          AND identifiers IS NOT NULL AND identifiers <> '${SWEEP}'
+        ORDER BY committed_at DESC, id DESC LIMIT ?`,
+    )
+    .all(resourceId, maxFiles, limit) as { id: number; identifiers: string }[];
+  return rows.map((row) => ({ id: row.id, identifiers: namesOf(row.identifiers) }));
+}
+
+export function commitsWithTerm(db: Database.Database, resourceId: string, term: string): number[] {
+  const rows = db
+    .prepare(
+      `SELECT m.id, m.subject, m.body FROM commit_messages
+         JOIN history_commits m ON m.id = commit_messages.rowid
+        WHERE commit_messages MATCH ? AND m.resource_id = ?`,
+    )
+    .all(`"${term.replaceAll('"', '""')}"`, resourceId) as {
+    id: number;
+    subject: string;
+    body: string;
+  }[];
+  return rows.filter((row) => messageHasWord(row.subject, row.body, term)).map((row) => row.id);
+}
