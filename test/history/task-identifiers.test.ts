@@ -5,6 +5,11 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { HistoryCache, temporalBackendFor } from "../../src/history/git-temporal-backend.js";
 import { DEFAULT_HISTORY_SETTINGS } from "../../src/history/history-settings.js";
 import { ingestHistory } from "../../src/history/ingest-history.js";
+import {
+  MIN_WINDOW,
+  taskIdentifiers,
+  vocabularyWindow,
+} from "../../src/history/task-identifiers.js";
 import { SqliteStore } from "../../src/store/sqlite/sqlite-store.js";
 import { queryTerms } from "../../src/text/code-tokenizer.js";
 import { Repo } from "../helpers/git-history.js";
@@ -19,7 +24,8 @@ const other = (name: string, n: number) =>
 
 /**
  * Commits saying "session expiry" keep changing renewTicket, whose file never
- * says either word; thirty others change other code for other reasons.
+ * says either word; thirty others change other code for other reasons, on top
+ * of the 500 commits a history needs before its words are read.
  */
 function repository(): Repo {
   const repo = new Repo();
@@ -28,6 +34,8 @@ function repository(): Repo {
     "src/ticket.ts": ticket(0),
     ...Object.fromEntries(names.map((name) => [`src/${name}.ts`, other(name, 0)])),
   });
+  repo.fastImport(MIN_WINDOW);
+  repo.git("reset", "--hard", "--quiet");
   for (let n = 1; n <= 3; n++)
     repo.commit(`fix session expiry, case ${n}`, { "src/ticket.ts": ticket(n) });
   for (let n = 1; n <= 30; n++) {
@@ -49,7 +57,7 @@ describe.each(STORE_ADAPTER_ROWS)("words to code from the history (%s store)", (
     const store = await adapter.place().open();
     const resource = await store.ensureResource(repo.root, "git");
     await ingestHistory(store, resource, DEFAULT_HISTORY_SETTINGS);
-    expect(await store.commitsWithoutIdentifiers(resource.id, 100)).toEqual([]);
+    expect(await store.commitsWithoutIdentifiers(resource.id, 1000)).toEqual([]);
     const temporal = await temporalBackendFor(store, DEFAULT_HISTORY_SETTINGS, new HistoryCache());
     const found = await temporal?.taskIdentifiers(queryTerms("the session expiry is wrong"), 2);
     // Both names are on every changed line (or its hunk's header) of those commits.
@@ -147,11 +155,40 @@ describe("words to code in the navigator", () => {
     raw.close();
     const store = SqliteStore.open(file, { create: false });
     try {
-      expect((await store.commitsWithoutIdentifiers(resource.id, 100)).length).toBe(34);
+      expect((await store.commitsWithoutIdentifiers(resource.id, 1000)).length).toBe(
+        MIN_WINDOW + 34,
+      );
       await ingestHistory(store, resource, DEFAULT_HISTORY_SETTINGS);
-      expect(await store.commitsWithoutIdentifiers(resource.id, 100)).toEqual([]);
+      expect(await store.commitsWithoutIdentifiers(resource.id, 1000)).toEqual([]);
     } finally {
       await store.close();
     }
+  });
+});
+
+describe("words-to-code associations", () => {
+  /** `size` commits; the first three say "cookie" and change setSignedCookie, one of them also parseHeader. */
+  const history = (size: number) => {
+    const commits = Array.from({ length: size }, (_, id) => ({
+      id,
+      identifiers:
+        id < 3 ? ["setSignedCookie", ...(id === 0 ? ["parseHeader"] : [])] : ["parseHeader"],
+    }));
+    const withWord = async (term: string) => (term === "cookie" ? [0, 1, 2] : []);
+    return { window: vocabularyWindow(commits), withWord };
+  };
+
+  it("leads a rare word to what its commits changed more often than anything changes", async () => {
+    const { window, withWord } = history(MIN_WINDOW);
+    const found = await taskIdentifiers(window, ["cookie", "jar"], withWord, 5);
+    // parseHeader changes everywhere, and only once with the word: nothing to learn from it.
+    expect(found.map(({ name, words }) => [name, words])).toEqual([
+      ["setSignedCookie", ["cookie"]],
+    ]);
+  });
+
+  it("reads nothing into a short history", async () => {
+    const { window, withWord } = history(MIN_WINDOW - 1);
+    expect(await taskIdentifiers(window, ["cookie"], withWord, 5)).toEqual([]);
   });
 });
