@@ -113,7 +113,12 @@ export interface StoreStats {
     readonly orphans: number;
   };
   /** Stored commits and the file changes they hold. */
-  readonly history: { readonly commits: number; readonly changes: number };
+  readonly history: {
+    readonly commits: number;
+    readonly changes: number;
+    /** Commits whose diffs were read for words to code. */
+    readonly diffsRead: number;
+  };
   /**
    * Where the index lives on a server: its schema's size on disk and how many
    * projects share it. Absent for an index file (its size is the file's).

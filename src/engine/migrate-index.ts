@@ -80,6 +80,8 @@ async function copy(reader: SqliteIndexReader, store: PostgresStore): Promise<Mi
         readAt: last ? history.head : null,
       });
     }
+    if (history.identifiers.length > 0)
+      await store.setCommitIdentifiers(resource.id, history.identifiers);
     commits += history.commits.length;
   }
   let vectors = 0;

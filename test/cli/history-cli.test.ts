@@ -19,7 +19,9 @@ describe("ctx index and ctx status with git history", () => {
     expect(report.history[0]).toMatchObject({ added: 1, removed: 0, commits: 2, error: null });
 
     const status = runCli(["status"], root);
-    expect(status.stdout).toMatch(/^History: 2 commits, 2 file changes$/m);
+    expect(status.stdout).toMatch(
+      /^History: 2 commits, 2 file changes · diffs of 2 commits read for words to code \(used from 500 on\)$/m,
+    );
     expect(status.stdout).toMatch(/^ {4}history: 2 commits, \d{4}-\d{2}-\d{2} … \d{4}-/m);
   });
 

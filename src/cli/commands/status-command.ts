@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import type { HistorySpan } from "../../core/history.js";
 import type { ServerStorage } from "../../core/store.js";
+import { MIN_WINDOW } from "../../history/task-identifiers.js";
 import { formatBytes, formatSkipped } from "../format.js";
 import { dbOption, withEngine } from "../with-engine.js";
 
@@ -39,7 +40,7 @@ export function registerStatusCommand(
                   .map(([language, count]) => `${language} ${count}`)
                   .join(", ") || "none"
               }`,
-              `History: ${store.history.commits} commits, ${store.history.changes} file changes`,
+              `History: ${store.history.commits} commits, ${store.history.changes} file changes${describeDiffsRead(store.history.diffsRead)}`,
               `Tiers: hot ${status.tiers.hot.length} (${status.tiers.hot.join(", ") || "no hot files"}) · warm ${status.tiers.warm} files · cold ${status.tiers.cold.commits} commits, ${status.tiers.cold.closedPlans} closed plans`,
               `Code graph: ${store.graph.definitions} definitions, ${store.graph.references} references, ${store.graph.imports} imports${store.graph.orphans > 0 ? ` · ${store.graph.orphans} rows of files no longer indexed: the index is inconsistent; move it aside and run \`ctx index\`` : " · consistent with the chunks"}`,
               `Token counter: ${status.tokenCounter}`,
@@ -89,4 +90,11 @@ function formatSpan(span: HistorySpan): string {
   const days =
     span.first && span.last ? `, ${span.first.slice(0, 10)} … ${span.last.slice(0, 10)}` : "";
   return `${span.commits} ${span.commits === 1 ? "commit" : "commits"}${days}`;
+}
+
+/** How much of the history words to code reads (see task-identifiers.ts). */
+function describeDiffsRead(read: number): string {
+  return read === 0
+    ? ""
+    : ` · diffs of ${read} commits read for words to code (used from ${MIN_WINDOW} on)`;
 }

@@ -101,7 +101,7 @@ export abstract class PostgresHistoryAndPlans {
     return history.changeTimes(this.session, resourceId, paths, limit);
   }
 
-  protected historyStats(): Promise<{ commits: number; changes: number }> {
+  protected historyStats(): Promise<{ commits: number; changes: number; diffsRead: number }> {
     return history.historyStats(this.session);
   }
 

@@ -258,13 +258,19 @@ export async function fileCommits(
 
 export async function historyStats(
   session: PgSession,
-): Promise<{ commits: number; changes: number }> {
-  const row = await session.row<{ commits: number; changes: number }>(
+): Promise<{ commits: number; changes: number; diffsRead: number }> {
+  const row = await session.row<{ commits: string; changes: string; diffs_read: string }>(
     `SELECT (SELECT count(*) FROM history_commits WHERE project_id = $1) AS commits,
-            (SELECT count(*) FROM history_changes WHERE project_id = $1) AS changes`,
+            (SELECT count(*) FROM history_changes WHERE project_id = $1) AS changes,
+            (SELECT count(*) FROM history_commits
+              WHERE project_id = $1 AND identifiers IS NOT NULL) AS diffs_read`,
     [session.projectId],
   );
-  return row ?? { commits: 0, changes: 0 };
+  return {
+    commits: Number(row?.commits ?? 0),
+    changes: Number(row?.changes ?? 0),
+    diffsRead: Number(row?.diffs_read ?? 0),
+  };
 }
 
 export async function getCommits(

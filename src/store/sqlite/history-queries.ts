@@ -239,13 +239,18 @@ export function fileCommits(
     .all(resourceId, path, limit) as FileCommit[];
 }
 
-export function historyStats(db: Database.Database): { commits: number; changes: number } {
+export function historyStats(db: Database.Database): {
+  commits: number;
+  changes: number;
+  diffsRead: number;
+} {
   return db
     .prepare(
       `SELECT (SELECT count(*) FROM history_commits) AS commits,
-              (SELECT count(*) FROM history_changes) AS changes`,
+              (SELECT count(*) FROM history_changes) AS changes,
+              (SELECT count(*) FROM history_commits WHERE identifiers IS NOT NULL) AS diffsRead`,
     )
-    .get() as { commits: number; changes: number };
+    .get() as { commits: number; changes: number; diffsRead: number };
 }
 
 export function getCommits(

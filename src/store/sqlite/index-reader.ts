@@ -14,6 +14,7 @@ import type {
 } from "../../core/store.js";
 import type { ChunkKind, Resource, StoredChunk } from "../../core/types.js";
 import { emptySkipCounts, type SkipCounts } from "../../core/types.js";
+import { namesOf, SWEEP } from "../commit-identifier-rows.js";
 import { SCHEMA_VERSION } from "./migrations.js";
 import { unpackReferences } from "./reference-lists.js";
 import { loadVectorExtension } from "./vector-extension.js";
@@ -217,8 +218,15 @@ export class SqliteIndexReader {
     };
   }
 
-  /** A resource's commits, oldest first, with their file changes, and the head last read. */
-  history(resourceId: string): { commits: CommitRecord[]; head: string | null } {
+  /**
+   * A resource's commits, oldest first, with their file changes; the head last
+   * read; and what the diffs read touched (null: a sweep).
+   */
+  history(resourceId: string): {
+    commits: CommitRecord[];
+    head: string | null;
+    identifiers: { sha: string; identifiers: string[] | null }[];
+  } {
     const commits = this.db
       .prepare("SELECT * FROM history_commits WHERE resource_id = ? ORDER BY committed_at, id")
       .all(resourceId) as {
@@ -231,6 +239,7 @@ export class SqliteIndexReader {
       committed_at: number;
       subject: string;
       body: string;
+      identifiers: string | null;
     }[];
     const changes = this.db.prepare(
       "SELECT path, old_path AS oldPath, added, removed FROM history_changes WHERE commit_id = ? ORDER BY rowid",
@@ -240,6 +249,11 @@ export class SqliteIndexReader {
       .get(resourceId) as { head: string } | undefined;
     return {
       head: head?.head ?? null,
+      identifiers: commits.flatMap(({ sha, identifiers }) =>
+        identifiers === null
+          ? []
+          : [{ sha, identifiers: identifiers === SWEEP ? null : namesOf(identifiers) }],
+      ),
       commits: commits.map((commit) => ({
         sha: commit.sha,
         parents: commit.parents.length > 0 ? commit.parents.split(" ") : [],
