@@ -8,11 +8,12 @@ import type { CommitIdentifiers, TaskIdentifier } from "../core/history.js";
  * touching it, though the task never names it.
  */
 
-/** The newest commits read (those with diffs read, of at most `co_change_max_files` files). */
+/** The newest commits read: not merges, of at most `co_change_max_files` files, diffs read and not sweeps. */
 export const VOCABULARY_WINDOW = 2000;
 /**
  * Identifiers a task is expanded with: each is searched for as one more of its
- * words, and a rare identifier weighs as much as the rarest of them, so a few.
+ * words, where a rare identifier weighs as much as the task's rarest word, so
+ * only a few.
  * Of 2, 3 and 5 on the commit benchmark (with history), 2 gave the best mean
  * file@8k and line@8k over the four repositories; leaving each out in turn
  * chose 3 twice and 2 twice.
@@ -21,7 +22,7 @@ export const EXPANSION_IDENTIFIERS = 2;
 /**
  * Fewer commits than this say too little: in this project's own history (249
  * commits) "incremental indexing" led to `fromEntries` and `resource_id`. The
- * commit benchmark's histories hold 553 to 2,000.
+ * commit benchmark's windows hold 553 to 2,000.
  */
 export const MIN_WINDOW = 500;
 /** A word and an identifier seen together once say nothing. */
