@@ -1,4 +1,5 @@
-import type { CommitIdentifiers, TaskIdentifier } from "../core/history.js";
+import type { CommitIdentifiers, TaskIdentifier, TemporalBackend } from "../core/history.js";
+import { queryTerms } from "../text/code-tokenizer.js";
 
 /**
  * Words to code, learned from the project's history: which identifiers the
@@ -89,14 +90,19 @@ export async function taskIdentifiers(
     .slice(0, limit);
 }
 
-/** The task's terms and, after them, the identifiers' (lower-cased, as the index holds them). */
-export function withIdentifiers(
-  terms: readonly string[],
-  identifiers: readonly TaskIdentifier[],
-): string[] {
-  const all = new Set(terms);
-  for (const { name } of identifiers) all.add(name.toLowerCase());
-  return [...all];
+/**
+ * The task's search terms and, after them, those of the identifiers its words
+ * lead to (lower-cased, as the index holds them); no history, no expansion.
+ */
+export async function expandedTerms(
+  temporal: TemporalBackend | undefined,
+  task: string,
+): Promise<{ terms: string[]; expansion: TaskIdentifier[] }> {
+  const own = queryTerms(task);
+  const expansion = temporal ? await temporal.taskIdentifiers(own, EXPANSION_IDENTIFIERS) : [];
+  const all = new Set(own);
+  for (const { name } of expansion) all.add(name.toLowerCase());
+  return { terms: [...all], expansion };
 }
 
 /** Why a chunk is there, for `--explain`: the expansion's identifiers it holds. */

@@ -40,11 +40,7 @@ import {
 import { coChangeSupport } from "../../history/co-change-support.js";
 import { type HistoryLift, historyLifts } from "../../history/history-lift.js";
 import { type MessageSupport, messageSupport } from "../../history/message-support.js";
-import {
-  EXPANSION_IDENTIFIERS,
-  expansionReasons,
-  withIdentifiers,
-} from "../../history/task-identifiers.js";
+import { expandedTerms, expansionReasons } from "../../history/task-identifiers.js";
 import { partnerFiles, toldFiles } from "../../history/told-files.js";
 import { firstInOrder } from "../../rank/first-in-order.js";
 import { keywordSignals } from "../../rank/keyword-signals.js";
@@ -112,10 +108,7 @@ export class BreadthDepthNavigatorStrategy implements ContextStrategy {
     const graph = await source.load();
     signal?.throwIfAborted();
     const { temporal } = backends;
-    const expansion = temporal
-      ? await temporal.taskIdentifiers(queryTerms(request.task), EXPANSION_IDENTIFIERS)
-      : [];
-    const terms = withIdentifiers(queryTerms(request.task), expansion);
+    const { terms, expansion } = await expandedTerms(temporal, request.task);
     const hits = await text.searchText({
       terms,
       limit: Math.max(request.maxFragments ?? DEFAULT_MAX_FRAGMENTS, this.settings.seedHits),
