@@ -140,8 +140,6 @@ export interface HistoryBackend {
     maxFiles: number,
     limit: number,
   ): Promise<CommitIdentifiers[]>;
-  /** Ids of the resource's commits whose message has the word itself (not only its stem). */
-  commitsWithTerm(resourceId: string, term: string): Promise<number[]>;
 }
 
 /** An identifier a task's words lead to through the history, with the words that led to it. */
@@ -155,6 +153,8 @@ export interface TaskIdentifier {
 export interface CommitIdentifiers {
   readonly id: number;
   readonly identifiers: readonly string[];
+  /** Subject and body, one line apart: the words associations are learned from. */
+  readonly message: string;
 }
 
 /** What the index keeps of a resource's history, and how it is changed. */

@@ -96,14 +96,7 @@ export class GitTemporalBackend implements TemporalBackend {
           .recentCommitIdentifiers(resourceId, this.coChangeMaxFiles, VOCABULARY_WINDOW)
           .then(vocabularyWindow),
       );
-      found.push(
-        ...(await taskIdentifiers(
-          await window,
-          terms,
-          (term) => this.store.commitsWithTerm(resourceId, term),
-          limit,
-        )),
-      );
+      found.push(...taskIdentifiers(await window, terms, limit));
     }
     return found.sort((a, b) => b.score - a.score).slice(0, limit);
   }

@@ -1,5 +1,5 @@
 import type { CommitIdentifiers, TaskIdentifier, TemporalBackend } from "../core/history.js";
-import { queryTerms } from "../text/code-tokenizer.js";
+import { indexTerms, queryTerms } from "../text/code-tokenizer.js";
 
 /**
  * Words to code, learned from the project's history: which identifiers the
@@ -32,20 +32,38 @@ const MIN_TOGETHER = 2;
 const MAX_WORD_SHARE = 0.1;
 const WORD = /^[a-z][a-z0-9]{2,}$/;
 
-/** The commits associations are read from, with how many of them touched each identifier. */
+/**
+ * The commits associations are read from: what each touched, how many touched
+ * each identifier, and which use each word of the code tokenizer's (the word
+ * itself: a stem match made rare words' associations common ones, and on the
+ * commit benchmark file@8k fell on three repositories of four).
+ */
 export interface VocabularyWindow {
   readonly identifiersOf: ReadonlyMap<number, readonly string[]>;
   readonly touching: ReadonlyMap<string, number>;
+  readonly withWord: ReadonlyMap<string, readonly number[]>;
 }
 
+/**
+ * Built once per engine and history read. The words are indexed here, not
+ * looked up in the full-text index per query: its tokenizer splits
+ * `runtime-core` where the task's terms keep `runtimecore`, and a lookup that
+ * read every matching message cost 10–20 ms a query (vuejs/core).
+ */
 export function vocabularyWindow(commits: readonly CommitIdentifiers[]): VocabularyWindow {
   const identifiersOf = new Map<number, readonly string[]>();
   const touching = new Map<string, number>();
-  for (const { id, identifiers } of commits) {
+  const withWord = new Map<string, number[]>();
+  for (const { id, identifiers, message } of commits) {
     identifiersOf.set(id, identifiers);
     for (const name of identifiers) touching.set(name, (touching.get(name) ?? 0) + 1);
+    for (const word of new Set(indexTerms(message))) {
+      const ids = withWord.get(word);
+      if (ids) ids.push(id);
+      else withWord.set(word, [id]);
+    }
   }
-  return { identifiersOf, touching };
+  return { identifiersOf, touching, withWord };
 }
 
 /**
@@ -55,18 +73,17 @@ export function vocabularyWindow(commits: readonly CommitIdentifiers[]): Vocabul
  * often the identifier changes with the word than at all (pointwise mutual
  * information, when positive).
  */
-export async function taskIdentifiers(
+export function taskIdentifiers(
   window: VocabularyWindow,
   terms: readonly string[],
-  commitsWithTerm: (term: string) => Promise<readonly number[]>,
   limit: number,
-): Promise<TaskIdentifier[]> {
+): TaskIdentifier[] {
   const size = window.identifiersOf.size;
   if (size < MIN_WINDOW || limit <= 0) return [];
   const found = new Map<string, { score: number; words: string[] }>();
   for (const word of new Set(terms)) {
     if (!WORD.test(word)) continue;
-    const commits = (await commitsWithTerm(word)).filter((id) => window.identifiersOf.has(id));
+    const commits = window.withWord.get(word) ?? [];
     const df = commits.length;
     if (df === 0 || df > size * MAX_WORD_SHARE) continue;
     const together = new Map<string, number>();

@@ -167,28 +167,33 @@ describe("words to code in the navigator", () => {
 });
 
 describe("words-to-code associations", () => {
-  /** `size` commits; the first three say "cookie" and change setSignedCookie, one of them also parseHeader. */
-  const history = (size: number) => {
-    const commits = Array.from({ length: size }, (_, id) => ({
-      id,
-      identifiers:
-        id < 3 ? ["setSignedCookie", ...(id === 0 ? ["parseHeader"] : [])] : ["parseHeader"],
-    }));
-    const withWord = async (term: string) => (term === "cookie" ? [0, 1, 2] : []);
-    return { window: vocabularyWindow(commits), withWord };
-  };
+  /**
+   * `size` commits; the first three say "cookie" and change setSignedCookie, one of them
+   * also parseHeader; two more say "cookies" (another word) and change parseCookies.
+   */
+  const history = (size: number) =>
+    vocabularyWindow(
+      Array.from({ length: size }, (_, id) => ({
+        id,
+        identifiers:
+          id < 3
+            ? ["setSignedCookie", ...(id === 0 ? ["parseHeader"] : [])]
+            : id < 5
+              ? ["parseCookies"]
+              : ["parseHeader"],
+        message: id < 3 ? "fix(cookie): sign the session cookie" : id < 5 ? "read cookies" : "misc",
+      })),
+    );
 
-  it("leads a rare word to what its commits changed more often than anything changes", async () => {
-    const { window, withWord } = history(MIN_WINDOW);
-    const found = await taskIdentifiers(window, ["cookie", "jar"], withWord, 5);
+  it("leads a rare word to what its commits changed more often than anything changes", () => {
+    const found = taskIdentifiers(history(MIN_WINDOW), ["cookie", "jar"], 5);
     // parseHeader changes everywhere, and only once with the word: nothing to learn from it.
     expect(found.map(({ name, words }) => [name, words])).toEqual([
       ["setSignedCookie", ["cookie"]],
     ]);
   });
 
-  it("reads nothing into a short history", async () => {
-    const { window, withWord } = history(MIN_WINDOW - 1);
-    expect(await taskIdentifiers(window, ["cookie"], withWord, 5)).toEqual([]);
+  it("reads nothing into a short history", () => {
+    expect(taskIdentifiers(history(MIN_WINDOW - 1), ["cookie"], 5)).toEqual([]);
   });
 });

@@ -1,6 +1,5 @@
 import type { CommitIdentifiers } from "../../core/history.js";
-import { messageHasWord, namesOf, SWEEP } from "../commit-identifier-rows.js";
-import { queryTokens } from "./bm25.js";
+import { namesOf, SWEEP } from "../commit-identifier-rows.js";
 import type { PgSession } from "./pg-session.js";
 
 // What commits' diffs touched (migration 4): NULL until a commit's diff is read,
@@ -50,30 +49,21 @@ export async function recentCommitIdentifiers(
   maxFiles: number,
   limit: number,
 ): Promise<CommitIdentifiers[]> {
-  const rows = await session.rows<{ id: string; identifiers: string }>(
-    `SELECT id, identifiers FROM history_commits
+  const rows = await session.rows<{
+    id: string;
+    identifiers: string;
+    subject: string;
+    body: string;
+  }>(
+    `SELECT id, identifiers, subject, body FROM history_commits
       WHERE project_id = $1 AND resource_id = $2 AND file_count <= $3
         AND position(' ' in parents) = 0 AND identifiers IS NOT NULL AND identifiers <> '${SWEEP}'
       ORDER BY committed_at DESC, id DESC LIMIT $4`,
     [session.projectId, resourceId, maxFiles, limit],
   );
-  return rows.map((row) => ({ id: Number(row.id), identifiers: namesOf(row.identifiers) }));
-}
-
-export async function commitsWithTerm(
-  session: PgSession,
-  resourceId: string,
-  term: string,
-): Promise<number[]> {
-  const tokens = queryTokens([term]);
-  if (tokens.length === 0) return [];
-  const rows = await session.rows<{ id: string; subject: string; body: string }>(
-    `SELECT m.id, m.subject, m.body FROM history_commits m
-      WHERE m.project_id = $1 AND m.resource_id = $3 AND m.id IN (
-        SELECT t.commit_id FROM commit_terms t WHERE t.project_id = $1 AND t.term = ANY($2::text[]))`,
-    [session.projectId, tokens, resourceId],
-  );
-  return rows
-    .filter((row) => messageHasWord(row.subject, row.body, term))
-    .map((row) => Number(row.id));
+  return rows.map((row) => ({
+    id: Number(row.id),
+    identifiers: namesOf(row.identifiers),
+    message: `${row.subject}\n${row.body}`,
+  }));
 }

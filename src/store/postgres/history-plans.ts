@@ -123,8 +123,4 @@ export abstract class PostgresHistoryAndPlans {
   ): Promise<CommitIdentifiers[]> {
     return identifiers.recentCommitIdentifiers(this.session, resourceId, maxFiles, limit);
   }
-
-  commitsWithTerm(resourceId: string, term: string): Promise<number[]> {
-    return identifiers.commitsWithTerm(this.session, resourceId, term);
-  }
 }

@@ -1,6 +1,6 @@
 import type Database from "better-sqlite3";
 import type { CommitIdentifiers } from "../../core/history.js";
-import { messageHasWord, namesOf, SWEEP } from "../commit-identifier-rows.js";
+import { namesOf, SWEEP } from "../commit-identifier-rows.js";
 import { inWriteTransaction } from "./write-transaction.js";
 
 // What commits' diffs touched (migration 13): NULL until a commit's diff is read,
@@ -43,26 +43,20 @@ export function recentCommitIdentifiers(
 ): CommitIdentifiers[] {
   const rows = db
     .prepare(
-      `SELECT id, identifiers FROM history_commits
+      `SELECT id, identifiers, subject, body FROM history_commits
         WHERE resource_id = ? AND file_count <= ? AND instr(parents, ' ') = 0
           AND identifiers IS NOT NULL AND identifiers <> '${SWEEP}'
         ORDER BY committed_at DESC, id DESC LIMIT ?`,
     )
-    .all(resourceId, maxFiles, limit) as { id: number; identifiers: string }[];
-  return rows.map((row) => ({ id: row.id, identifiers: namesOf(row.identifiers) }));
-}
-
-export function commitsWithTerm(db: Database.Database, resourceId: string, term: string): number[] {
-  const rows = db
-    .prepare(
-      `SELECT m.id, m.subject, m.body FROM commit_messages
-         JOIN history_commits m ON m.id = commit_messages.rowid
-        WHERE commit_messages MATCH ? AND m.resource_id = ?`,
-    )
-    .all(`"${term.replaceAll('"', '""')}"`, resourceId) as {
+    .all(resourceId, maxFiles, limit) as {
     id: number;
+    identifiers: string;
     subject: string;
     body: string;
   }[];
-  return rows.filter((row) => messageHasWord(row.subject, row.body, term)).map((row) => row.id);
+  return rows.map((row) => ({
+    id: row.id,
+    identifiers: namesOf(row.identifiers),
+    message: `${row.subject}\n${row.body}`,
+  }));
 }

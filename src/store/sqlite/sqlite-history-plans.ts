@@ -125,8 +125,4 @@ export abstract class SqliteHistoryAndPlans {
   ): Promise<CommitIdentifiers[]> {
     return identifiers.recentCommitIdentifiers(this.db, resourceId, maxFiles, limit);
   }
-
-  async commitsWithTerm(resourceId: string, term: string): Promise<number[]> {
-    return identifiers.commitsWithTerm(this.db, resourceId, term);
-  }
 }
