@@ -44,12 +44,14 @@ export interface GraphReference {
 
 /**
  * Where an import may lead: a file path (`exact`), a path a file ends with
- * (`suffix`, for imports named from a source root the index cannot know), or a
- * folder whose files are the package (`folder`, Go).
+ * (`suffix`, for imports named from a source root the index cannot know), a
+ * folder whose files are the package (`folder`, Go), or a JavaScript or
+ * TypeScript module path (`module`: the files its extensions and index files
+ * make of it, in the order a bundler tries them).
  */
 export interface ImportTarget {
   readonly path: string;
-  readonly match: "exact" | "suffix" | "folder";
+  readonly match: "exact" | "suffix" | "folder" | "module";
 }
 
 export interface GraphImport {

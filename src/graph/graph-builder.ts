@@ -11,7 +11,7 @@ import type {
 } from "../core/graph.js";
 import { EdgeRowsBuilder } from "./edge-rows.js";
 import { IMPORT_SCOPED_LANGUAGES } from "./graph-languages.js";
-import { targetMatches } from "./import-targets.js";
+import { moduleFiles, targetMatches } from "./import-targets.js";
 
 /**
  * How much one use says that the user depends on the definition; an import
@@ -274,6 +274,14 @@ export class GraphBuilder {
   }
 
   private filesMatching(target: ImportTarget): number[] {
+    if (target.match === "module") {
+      // The first of its files the project has, as the separate targets it stands for gave.
+      for (const path of moduleFiles(target.path)) {
+        const found = this.byPath.get(path);
+        if (found && found.length > 0) return [...found];
+      }
+      return [];
+    }
     const candidates =
       target.match === "exact"
         ? this.byPath.get(target.path)

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { FileGraph, ReferenceKind } from "../../src/core/graph.js";
+import { ContextEngine } from "../../src/engine/context-engine.js";
 import { extractGraph } from "../../src/graph/extract-graph.js";
-import { importTargets, targetMatches } from "../../src/graph/import-targets.js";
+import { importTargets, moduleFiles, targetMatches } from "../../src/graph/import-targets.js";
 import { readPathAliases } from "../../src/graph/path-aliases.js";
 import { parserFor } from "../../src/ingest/chunk/tree-sitter-loader.js";
 import { tempDir, writeFiles } from "../helpers/temp-dir.js";
@@ -406,6 +407,39 @@ describe("import targets", () => {
     expect(resolves(first("tsx", "src/App.tsx", "./Button"), "src/Button.tsx")).toBe(true);
     expect(resolves(first("typescript", "src/a.ts", "./b"), "src/c/b.ts")).toBe(false);
     expect(first("typescript", "src/a.ts", "react")).toEqual([]);
+  });
+
+  it("a module path is one target, and the graph links its first file a bundler would try", async () => {
+    expect(first("typescript", "src/a.ts", "./foo")).toHaveLength(1);
+    expect(moduleFiles("src/foo.js").slice(0, 3)).toEqual([
+      "src/foo.js",
+      "src/foo.ts",
+      "src/foo.tsx",
+    ]);
+    const root = tempDir("ctx-module-");
+    writeFiles(root, {
+      "src/a.ts": 'import { make } from "./foo";\nexport function run() {\n  return make();\n}\n',
+      "src/foo.ts": "export function make() {\n  return 1;\n}\n",
+      "src/foo/index.ts": "export function make() {\n  return 2;\n}\n",
+    });
+    const engine = await ContextEngine.open({ start: root, cwd: root });
+    try {
+      await engine.index();
+      const graph = await engine.loadGraph();
+      const nodeOf = (path: string, name: string) =>
+        graph.nodes.findIndex(
+          (node) => node.name === name && graph.files[node.file]?.path === path,
+        );
+      const run = nodeOf("src/a.ts", "run");
+      const uses = [...graph.uses.targets].slice(
+        graph.uses.offsets[run],
+        graph.uses.offsets[run + 1],
+      );
+      expect(uses).toContain(nodeOf("src/foo.ts", "make"));
+      expect(uses).not.toContain(nodeOf("src/foo/index.ts", "make"));
+    } finally {
+      await engine.close();
+    }
   });
 
   it("Python: relative imports by package level, absolute ones wherever the source root is", () => {
