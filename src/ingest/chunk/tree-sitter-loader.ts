@@ -4,6 +4,7 @@ import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Language, Parser } from "web-tree-sitter";
 import { GRAMMARS } from "./languages.js";
+import { shortcutTransfers } from "./wasm-transfers.js";
 
 const require = createRequire(import.meta.url);
 
@@ -16,8 +17,21 @@ function grammarFile(wasm: string): string {
   return existsSync(bundled) ? bundled : require.resolve(wasm);
 }
 
-let initialized: Promise<void> | null = null;
+let initialized: Promise<boolean> | null = null;
 const parsers = new Map<string, Promise<Parser>>();
+
+/**
+ * Starts web-tree-sitter once per thread; resolves to whether its node
+ * transfers take the shortcut of wasm-transfers.ts.
+ */
+export function initializeTreeSitter(): Promise<boolean> {
+  initialized ??= (async () => {
+    const module: Record<string, unknown> = {};
+    await Parser.init(module);
+    return shortcutTransfers(module);
+  })();
+  return initialized;
+}
 
 /**
  * The parser for a language with a grammar, or null for languages without one.
@@ -30,8 +44,7 @@ export function parserFor(language: string): Promise<Parser> | null {
   let parser = parsers.get(language);
   if (!parser) {
     parser = (async () => {
-      initialized ??= Parser.init();
-      await initialized;
+      await initializeTreeSitter();
       const loaded = await Language.load(grammarFile(spec.wasm));
       const created = new Parser();
       created.setLanguage(loaded);
