@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ContextEngine } from "../dist/index.js";
 import { threeJsCorpus } from "./corpus.js";
+import { graphInstructions } from "./graph-instructions.js";
 import { percentile } from "./percentile.js";
 
 /** Five pairs: this machine's speed drifts by 10–20 % within minutes, so best and median are both shown. */
@@ -41,6 +42,8 @@ async function indexOnce(
   await engine.close();
   return { wall, cpu: (used.user + used.system) / 1e6 };
 }
+
+const billions = (count: number) => (count / 1e9).toFixed(2);
 
 async function main(): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), "ctx-bench-graph-"));
@@ -126,6 +129,8 @@ async function main(): Promise<void> {
       }
     }
     await mapper.close();
+    // Last, so that valgrind's runs do not share the cores with the timed ones.
+    const counted = await graphInstructions(join(threeJsCorpus(), "src"), work);
     for (const times of Object.values(queryTimes)) times.sort((a, b) => a - b);
     symbolTimes.sort((a, b) => a - b);
     refTimes.sort((a, b) => a - b);
@@ -141,6 +146,12 @@ async function main(): Promise<void> {
       [
         "  CPU, all threads",
         `${list(withGraph, "cpu")} s / ${list(without, "cpu")} s (best: +${more("cpu").toFixed(0)} %, median: +${more("cpu", median).toFixed(0)} %)`,
+      ],
+      [
+        "  instructions, one thread (src/)",
+        counted
+          ? `${billions(counted.withGraph)} / ${billions(counted.without)} G with / without the graph: +${((100 * (counted.withGraph - counted.without)) / (counted.without - counted.startup)).toFixed(1)} % of the indexing (start-up, ${billions(counted.startup)} G, left out; valgrind, node --single-threaded, repeats within 0.4 %)`
+          : "not counted: valgrind is not installed",
       ],
       [
         "re-index one changed file",
