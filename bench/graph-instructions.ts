@@ -3,8 +3,9 @@
  * CPU time on this machine move by 10–20 % between sittings, so five timed
  * pairs cannot tell a change of a few points apart. valgrind's cachegrind
  * counts the instructions of one index run in one thread with V8's
- * background threads off (`node --single-threaded`), which repeats within
- * about 0.4 %. Runs only where valgrind is installed.
+ * background threads off (`node --single-threaded`), which moves by up to
+ * 2 % between runs (timers still steer some of V8's and our own work). Runs
+ * only where valgrind is installed.
  */
 import { execFile } from "node:child_process";
 import { cpSync, mkdirSync, writeFileSync } from "node:fs";

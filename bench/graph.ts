@@ -150,7 +150,7 @@ async function main(): Promise<void> {
       [
         "  instructions, one thread (src/)",
         counted
-          ? `${billions(counted.withGraph)} / ${billions(counted.without)} G with / without the graph: +${((100 * (counted.withGraph - counted.without)) / (counted.without - counted.startup)).toFixed(1)} % of the indexing (start-up, ${billions(counted.startup)} G, left out; valgrind, node --single-threaded, repeats within 0.4 %)`
+          ? `${billions(counted.withGraph)} / ${billions(counted.without)} G with / without the graph: +${((100 * (counted.withGraph - counted.without)) / (counted.without - counted.startup)).toFixed(1)} % of the indexing (start-up, ${billions(counted.startup)} G, left out; valgrind, node --single-threaded; each count moves by up to 2 %)`
           : "not counted: valgrind is not installed",
       ],
       [
