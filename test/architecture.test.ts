@@ -38,3 +38,20 @@ describe("layering", () => {
     expect(adapterImports).toEqual([]);
   });
 });
+
+describe("start-up", () => {
+  it("importing the library does not load the PostgreSQL driver (about 70 ms) until a postgres:// index is opened", async () => {
+    const { execFileSync } = await import("node:child_process");
+    const entry = fileURLToPath(new URL("../dist/index.js", import.meta.url));
+    const script = `
+      await import(${JSON.stringify(entry)});
+      const { createRequire } = await import("node:module");
+      const loaded = Object.keys(createRequire(import.meta.url)("node:module")._cache);
+      console.log(JSON.stringify(loaded.filter((file) => /node_modules[\\\\/]pg[\\\\/]/.test(file))));
+    `;
+    const output = execFileSync(process.execPath, ["--input-type=module", "-e", script], {
+      encoding: "utf8",
+    });
+    expect(JSON.parse(output)).toEqual([]);
+  });
+});

@@ -1,4 +1,4 @@
-import pg from "pg";
+import type pg from "pg";
 import { IndexMissingError, SchemaTooNewError, StoreError } from "../../core/errors.js";
 import { explainPgError } from "./connection-errors.js";
 import { PG_MIGRATIONS, PG_SCHEMA_VERSION } from "./migrations.js";
@@ -31,12 +31,14 @@ export interface OpenedPool {
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
 /** bigint and count(*) as numbers: ids and counts stay far below 2^53. */
-const TYPES = {
-  getTypeParser: ((oid: number, format?: "text" | "binary") =>
-    oid === 20
-      ? (value: string) => Number(value)
-      : pg.types.getTypeParser(oid, format ?? "text")) as typeof pg.types.getTypeParser,
-};
+function numericTypes(driver: typeof pg): { getTypeParser: typeof pg.types.getTypeParser } {
+  return {
+    getTypeParser: ((oid: number, format?: "text" | "binary") =>
+      oid === 20
+        ? (value: string) => Number(value)
+        : driver.types.getTypeParser(oid, format ?? "text")) as typeof pg.types.getTypeParser,
+  };
+}
 
 /**
  * Connects to the server, checks its version and pgvector, brings the schema
@@ -50,7 +52,13 @@ export async function openPool(options: PoolOptions): Promise<OpenedPool> {
       `"${options.schema}" is not a schema name ctx uses: lower-case letters, digits and _`,
     );
   }
-  const setup = new pg.Client({ connectionString: options.url, connectionTimeoutMillis: 10_000 });
+  // Loaded here, not with the library: importing the driver costs every program that
+  // imports ctx about 70 ms, and most never open a PostgreSQL index.
+  const { default: driver } = await import("pg");
+  const setup = new driver.Client({
+    connectionString: options.url,
+    connectionTimeoutMillis: 10_000,
+  });
   // A server that drops the connection while idle must not bring the process down.
   setup.on("error", () => {});
   let vector: { schema: string; version: string };
@@ -65,13 +73,13 @@ export async function openPool(options: PoolOptions): Promise<OpenedPool> {
   } finally {
     await setup.end().catch(() => {});
   }
-  const pool = new pg.Pool({
+  const pool = new driver.Pool({
     connectionString: options.url,
     max: options.maxConnections,
     connectionTimeoutMillis: 10_000,
     idleTimeoutMillis: 10_000,
     options: `-c search_path=${options.schema},${vector.schema}`,
-    types: TYPES,
+    types: numericTypes(driver),
   });
   // Idle connections that break (a server restart) are dropped; the next query reports it.
   pool.on("error", () => {});
