@@ -26,9 +26,11 @@ import { indexProject } from "./index-project.js";
  * makes stored chunks stale: the next run then re-reads every file (6: the
  * code graph is extracted with the chunks; 7: class fields holding functions
  * are definitions, TypeScript call signatures without semicolons parse; 8:
- * definitions keep their doc comments).
+ * definitions keep their doc comments; 9: a definition without a body
+ * (a type alias, a constant) has its own lines as its signature, not the
+ * declarations after it).
  */
-export const INGEST_VERSION = "8";
+export const INGEST_VERSION = "9";
 
 export interface IndexRunOptions {
   readonly choice: GeneratorChoice;

@@ -339,13 +339,17 @@ function definitionOf(
     : { name, kind, startLine, endLine, parent, signature, doc };
 }
 
-/** The declaration up to its body; read from the source, since a node's text costs a call into tree-sitter. */
+/**
+ * The declaration up to its body, or the whole of a definition without one
+ * (`type Kind = …;`) up to its end, never the declarations after it; read from
+ * the source, since a node's text costs a call into tree-sitter.
+ */
 function signatureOf(node: Node, body: Node | null, source: string): string {
   const start = node.startIndex;
   const head =
     body && body.startIndex > start
       ? source.slice(start, body.startIndex)
-      : source.slice(start, start + 2 * MAX_SIGNATURE_CHARS);
+      : source.slice(start, Math.min(node.endIndex, start + 2 * MAX_SIGNATURE_CHARS));
   return head
     .split("\n", MAX_SIGNATURE_LINES)
     .map((line) => line.trimEnd())

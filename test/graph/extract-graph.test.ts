@@ -369,6 +369,26 @@ describe("graph extraction", () => {
     expect(graph.references.find((r) => r.name === "area")?.lines).toEqual([4]);
   });
 
+  it("ends a signature with its definition when it has no body: the next declaration is not part of it", async () => {
+    const ts = await graphOf(
+      "typescript",
+      "kinds.ts",
+      'export type Kind = "a" | "b";\n\nexport type Level = number;\nexport const LIMIT = 3;\nexport function f(): void {}\n',
+    );
+    expect(ts.definitions.map((d) => [d.name, d.signature])).toEqual([
+      ["Kind", 'type Kind = "a" | "b";'],
+      ["Level", "type Level = number;"],
+      ["LIMIT", "LIMIT = 3"],
+      ["f", "function f(): void"],
+    ]);
+    const go = await graphOf(
+      "go",
+      "ids.go",
+      "package ids\n\ntype ID int\n\ntype Name string\n\nfunc f() {}\n",
+    );
+    expect(go.definitions.map((d) => d.signature)).toEqual(["ID int", "Name string", "func f()"]);
+  });
+
   it("reads nothing from minified code, whatever the file's name, and reads the same code laid out or under a long comment", async () => {
     const body = Array.from(
       { length: 120 },
