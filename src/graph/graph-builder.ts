@@ -34,6 +34,8 @@ const IMPORT_WEIGHT = 1;
 const LOCAL_FACTOR = 0.25;
 /** One-letter names (minified code, loop variables) say nothing about where a use leads. */
 const MIN_NAME_LENGTH = 2;
+/** A module path ending in a source extension, which `moduleFiles` tries first. */
+const JS_EXTENSION = /\.(?:ts|tsx|js|jsx|mjs|cjs|mts|cts)$/;
 /** Re-export chains followed from an imported file (barrel files of barrel files). */
 const MAX_REEXPORT_DEPTH = 4;
 
@@ -207,39 +209,40 @@ export class GraphBuilder {
     const visible = this.withReexports(imported);
     const lineNodes = this.innermostByLine(file);
     const importScoped = IMPORT_SCOPED_LANGUAGES.has(record.language);
+    const local = this.localNames[file];
+    // A first index builds the graph at the end of its run, before this code is hot:
+    // this loop runs once per reference, so it allocates nothing per reference.
     for (const reference of record.references) {
-      const candidates = this.byName.get(reference.name);
-      if (!candidates || reference.name.length < MIN_NAME_LENGTH) continue;
-      let targets = this.localNames[file]?.get(reference.name) ?? [];
+      const { name, kind, lines } = reference;
+      if (name.length < MIN_NAME_LENGTH) continue;
+      const candidates = this.byName.get(name);
+      if (!candidates) continue;
+      let targets: readonly number[] = local?.get(name) ?? NONE;
       let factor = targets.length > 0 ? LOCAL_FACTOR : 1;
       if (targets.length === 0) targets = visible.definitionsOf(candidates);
       if (targets.length === 0) {
         // Where names come only through imports, an unimported bare name is a local or a
         // global; a call may still be a method of an object from elsewhere, a type an ambient one.
-        if (importScoped && (reference.kind === "use" || reference.kind === "import")) continue;
-        const definingFiles = this.definingFileCount(reference.name, candidates);
+        if (importScoped && (kind === "use" || kind === "import")) continue;
+        const definingFiles = this.definingFileCount(name, candidates);
         if (definingFiles > MAX_AMBIGUITY) continue;
         targets = candidates;
         factor = UNIQUE_NAME_FACTOR / definingFiles;
       }
-      const weight = (KIND_WEIGHT[reference.kind] * factor) / targets.length;
+      const weight = (KIND_WEIGHT[kind] * factor) / targets.length;
       // Lines ascend: count runs of one source (a nested definition splits its parent's run).
       let source = -1;
       let uses = 0;
-      const flush = () => {
-        // Many uses from one place say a little more than one, not many times more.
-        if (uses > 0) for (const target of targets) add(source, target, weight * Math.sqrt(uses));
-      };
-      for (const line of reference.lines) {
-        const at = lineNodes[line] ?? graphFile.node;
+      for (let i = 0; i < lines.length; i++) {
+        const at = lineNodes[lines[i] as number] ?? graphFile.node;
         if (at !== source) {
-          flush();
+          if (uses > 0) addToEach(add, source, targets, weight * Math.sqrt(uses));
           source = at;
           uses = 0;
         }
         uses++;
       }
-      flush();
+      if (uses > 0) addToEach(add, source, targets, weight * Math.sqrt(uses));
     }
   }
 
@@ -275,6 +278,9 @@ export class GraphBuilder {
 
   private filesMatching(target: ImportTarget): number[] {
     if (target.match === "module") {
+      // Most imports name their file with its extension, the first of the files tried.
+      const named = JS_EXTENSION.test(target.path) ? this.byPath.get(target.path) : undefined;
+      if (named && named.length > 0) return [...named];
       // The first of its files the project has, as the separate targets it stands for gave.
       for (const path of moduleFiles(target.path)) {
         const found = this.byPath.get(path);
@@ -339,6 +345,18 @@ class VisibleFiles {
     if (found.length > 1) found.sort((a, b) => rank(a) - rank(b));
     return found;
   }
+}
+
+const NONE: readonly number[] = [];
+
+/** Many uses from one place say a little more than one, not many times more: `weight` is already scaled for them. */
+function addToEach(
+  add: (from: number, to: number, weight: number) => void,
+  source: number,
+  targets: readonly number[],
+  weight: number,
+): void {
+  for (let i = 0; i < targets.length; i++) add(source, targets[i] as number, weight);
 }
 
 export function pushTo(map: Map<string, number[]>, key: string, value: number): void {
