@@ -28,9 +28,10 @@ import { indexProject } from "./index-project.js";
  * are definitions, TypeScript call signatures without semicolons parse; 8:
  * definitions keep their doc comments; 9: a definition without a body
  * (a type alias, a constant) has its own lines as its signature, not the
- * declarations after it).
+ * declarations after it; 10: a `.h` file written in C++ is read as C++, and
+ * C++ methods defined outside their class are named as methods).
  */
-export const INGEST_VERSION = "9";
+export const INGEST_VERSION = "10";
 
 export interface IndexRunOptions {
   readonly choice: GeneratorChoice;

@@ -253,6 +253,11 @@ function declaredName(node: Node): Node | null {
   if (name) return name;
   let current = node.childForFieldName("declarator");
   for (let depth = 0; current && depth < 6; depth++) {
+    // `Shape::area`: the name is its last part.
+    if (current.type === "qualified_identifier") {
+      current = current.childForFieldName("name");
+      continue;
+    }
     if (current.type.endsWith("identifier")) return current;
     current = current.childForFieldName("declarator") ?? current.childForFieldName("name");
   }
@@ -313,12 +318,19 @@ function definitionAt(
   const name = nameOf(node);
   if (!name) return null;
   const body = node.childForFieldName("body");
+  const qualified = language === "cpp" ? name.lastIndexOf("::") : -1;
+  // `double Shape::area() const { … }`: a method of Shape defined outside its class (and
+  // its file), found and used by the name `area`.
+  const own = qualified > 0 ? name.slice(qualified + 2) : name;
+  const scope = qualified > 0 ? name.slice(0, qualified) : "";
+  const outer = scope.lastIndexOf("::");
+  const owningClass = outer >= 0 ? scope.slice(outer + 2) : scope;
   return definitionOf(
     node,
-    name,
-    resolved,
+    own,
+    qualified > 0 && resolved === "function" ? "method" : resolved,
     signatureOf(node, body, source),
-    parent,
+    qualified > 0 ? owningClass : parent,
     definitionDoc(source, language, node.startIndex, body?.startIndex ?? null),
   );
 }

@@ -389,6 +389,16 @@ describe("graph extraction", () => {
     expect(go.definitions.map((d) => d.signature)).toEqual(["ID int", "Name string", "func f()"]);
   });
 
+  it("names a C++ method defined outside its class by its own name, as a method of that class, and does not count its definition as a use", async () => {
+    const cpp = await graphOf(
+      "cpp",
+      "src/shape.cpp",
+      '#include "shape.h"\nnamespace geo {\ndouble Shape::area() const { return w_ * h_; }\nvoid geo::Shape::scale(double f) { w_ *= f; }\n}\n',
+    );
+    expect(defs(cpp)).toEqual(["namespace geo", "method area < Shape", "method scale < Shape"]);
+    expect(refs(cpp, "call")).toEqual([]);
+  });
+
   it("reads nothing from minified code, whatever the file's name, and reads the same code laid out or under a long comment", async () => {
     const body = Array.from(
       { length: 120 },

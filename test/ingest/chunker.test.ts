@@ -270,6 +270,20 @@ describe("code chunking with tree-sitter", () => {
     ]);
   });
 
+  it("reads a .h header written in C++ as C++ (its class and methods), and a C header as C", async () => {
+    const cpp = await chunker.chunk(
+      "include/shape.h",
+      "#pragma once\nnamespace geo {\nclass Shape {\n public:\n  double area() const { return w * h; }\n  double w = 1, h = 1;\n};\n}\n",
+    );
+    expect(cpp.language).toBe("cpp");
+    expect(outline(cpp.chunks).symbols).toContain("class Shape");
+    const c = await chunker.chunk(
+      "include/queue.h",
+      "#include <stdlib.h>\n/* a class of queues, for the namespace of jobs */\nstruct queue { int size; };\nint queue_push(struct queue *q, int v);\n",
+    );
+    expect(c.language).toBe("c");
+  });
+
   it("falls back to line windows for code the parser cannot read and for unknown files", async () => {
     const text = Array.from(
       { length: 300 },

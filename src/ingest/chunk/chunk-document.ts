@@ -42,7 +42,7 @@ export class DocumentChunker {
   }
 
   async chunk(relPath: string, content: string): Promise<ChunkedDocument> {
-    const language = languageOf(relPath);
+    const language = languageOf(relPath, content);
     if (content.trim().length === 0)
       return { language, chunks: [], method: "windows", graph: null };
     const text = new LineText(content, this.meter.lineCost);

@@ -247,9 +247,19 @@ const LANGUAGE_BY_EXTENSION: Readonly<Record<string, string>> = {
 };
 
 /** The language of a file, from its extension; "text" when unknown. */
-export function languageOf(relPath: string): string {
+export function languageOf(relPath: string, content?: string): string {
   const name = relPath.slice(relPath.lastIndexOf("/") + 1);
   const dot = name.lastIndexOf(".");
   if (dot <= 0) return "text";
-  return LANGUAGE_BY_EXTENSION[name.slice(dot).toLowerCase()] ?? "text";
+  const language = LANGUAGE_BY_EXTENSION[name.slice(dot).toLowerCase()] ?? "text";
+  // `.h` is C's and C++'s header: read as C, a C++ class is a syntax error and its methods go unseen.
+  if (language === "c" && content !== undefined && CPP_HEADER.test(content)) return "cpp";
+  return language;
 }
+
+/**
+ * What only C++ writes at the start of a line (a class, namespace or template, an
+ * access label) or anywhere (`std::`, a standard header without `.h`).
+ */
+const CPP_HEADER =
+  /^[ \t]*(?:class[ \t]+\w+[^;\n]*(?:\{|$)|namespace\b|template[ \t]*<|(?:public|private|protected)[ \t]*:)|\bstd::|^[ \t]*#[ \t]*include[ \t]*<[a-z_]+>/m;
