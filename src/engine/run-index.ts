@@ -29,7 +29,8 @@ import { indexProject } from "./index-project.js";
  * definitions keep their doc comments; 9: a definition without a body
  * (a type alias, a constant) has its own lines as its signature, not the
  * declarations after it; 10: a `.h` file written in C++ is read as C++, and
- * C++ methods defined outside their class are named as methods).
+ * C++ methods defined outside their class are named as methods, a Go method's
+ * parent is its receiver's type).
  */
 export const INGEST_VERSION = "10";
 

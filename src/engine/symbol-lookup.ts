@@ -39,8 +39,11 @@ export function definitionView({
   return { name, kind, path, startLine, endLine, parent, signature, doc: doc ?? "" };
 }
 
-/** Definitions matching a name (exact, else without case; `name*` for a prefix). */
-export function findSymbols(
+/**
+ * Definitions matching a name (exact, else without case; `name*` for a prefix),
+ * else, for `Owner.name` (`Owner::name`, `Owner#name`), those of name inside Owner.
+ */
+export async function findSymbols(
   graph: GraphBackend,
   name: string,
   options: { kind?: string; path?: string; limit?: number } = {},
@@ -57,7 +60,28 @@ export function findSymbols(
     ...(options.kind ? { kind: options.kind as SymbolKind } : {}),
     ...(options.path ? { path: options.path } : {}),
   };
-  return graph.findSymbols(query);
+  const direct = await graph.findSymbols(query);
+  const { name: own, owner } = qualifiedName(query.name);
+  if (direct.length > 0 || owner === undefined) return direct;
+  // `Shape.area`, as ctx symbols shows a method: the definitions of `area` inside Shape.
+  const found = await graph.findSymbols({ ...query, name: own, limit: 1000 });
+  return found.filter((definition) => ownedBy(definition, owner, true)).slice(0, query.limit);
+}
+
+/** `Owner.name`, `Owner::name` or `Owner#name`: the last part, and the one before it. */
+function qualifiedName(symbol: string): { name: string; owner?: string } {
+  const parts = symbol.split(/::|#|\.(?=[^.]+$)/);
+  const name = parts[parts.length - 1] ?? symbol;
+  const owner = parts.length > 1 ? parts[parts.length - 2] : undefined;
+  // `::name` (an empty owner) is C++'s global scope: top-level definitions only.
+  return owner === undefined ? { name } : { name, owner };
+}
+
+/** Whether a definition's enclosing one is `owner` (or ends with it: `geo.Shape` is Shape's). */
+function ownedBy(definition: SymbolRecord, owner: string, ignoreCase = false): boolean {
+  const parent = ignoreCase ? definition.parent.toLowerCase() : definition.parent;
+  const wanted = ignoreCase ? owner.toLowerCase() : owner;
+  return parent === wanted || parent.endsWith(`.${wanted}`);
 }
 
 /**
@@ -72,16 +96,12 @@ export async function findReferences(
 ): Promise<SymbolReferences> {
   const trimmed = symbol.trim();
   if (trimmed === "") throw new UsageError("name a symbol to look for");
-  const parts = trimmed.split(/::|#|\.(?=[^.]+$)/);
-  const name = parts[parts.length - 1] ?? trimmed;
-  const owner = parts.length > 1 ? parts[parts.length - 2] : undefined;
+  const { name, owner } = qualifiedName(trimmed);
   const found = await graph.findSymbols({ name, limit: 1000 });
   const definitions = found.filter(
     (definition) =>
       definition.name === name &&
-      (owner === undefined ||
-        definition.parent === owner ||
-        definition.parent.endsWith(`.${owner}`)) &&
+      (owner === undefined || ownedBy(definition, owner)) &&
       (path === undefined || definition.path === path),
   );
   const references =

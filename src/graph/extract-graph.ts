@@ -330,9 +330,27 @@ function definitionAt(
     own,
     qualified > 0 && resolved === "function" ? "method" : resolved,
     signatureOf(node, body, source),
-    qualified > 0 ? owningClass : parent,
+    qualified > 0
+      ? owningClass
+      : language === "go" && type === "method_declaration"
+        ? receiverType(node)
+        : parent,
     definitionDoc(source, language, node.startIndex, body?.startIndex ?? null),
   );
+}
+
+/** A Go method's receiver type: `S` of `func (s *S) Run()` and of `func (s S[T]) Run()`. */
+function receiverType(node: Node): string {
+  const receiver = node.childForFieldName("receiver")?.namedChildren[0];
+  let type = receiver?.childForFieldName("type") ?? null;
+  for (let depth = 0; type && depth < 3; depth++) {
+    if (type.type === "type_identifier") return type.text;
+    type =
+      type.type === "generic_type"
+        ? type.childForFieldName("type")
+        : (type.namedChildren[0] ?? null);
+  }
+  return "";
 }
 
 /** `doc` only where there is one, so definitions without stay as small as before. */

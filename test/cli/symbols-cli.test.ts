@@ -137,6 +137,21 @@ describe("ctx symbols and ctx refs", () => {
     expect(refs(root, "helper").definitions).toEqual([]);
   });
 
+  it("find a method by the name they show it under, Owner.name (or Owner::name)", () => {
+    const root = gitRepo({
+      "src/jobs.ts":
+        "export class Queue {\n  start() {\n    return 1;\n  }\n}\n\nexport class Timer {\n  start() {\n    return 2;\n  }\n}\n",
+    });
+    expect(runCli(["symbols", "Queue.start"], root).stdout).toBe(
+      "src/jobs.ts:2-4 method Queue.start\n   start()\n",
+    );
+    const json = JSON.parse(runCli(["symbols", "timer::START", "--json"], root).stdout);
+    expect(json.definitions).toMatchObject([{ name: "start", parent: "Timer", startLine: 8 }]);
+    expect(runCli(["symbols", "Clock.start"], root).stdout).toBe(
+      'No definition named "Clock.start".\n',
+    );
+  });
+
   it("says when nothing is found, and refuses an unknown kind", () => {
     const root = gitRepo(FILES);
     expect(runCli(["symbols", "nothingLikeThis"], root).stdout).toBe(

@@ -147,7 +147,7 @@ func NewMemStore() *MemStore { return &MemStore{} }
       "constant MaxItems",
       "interface Store",
       "type MemStore",
-      "method Get",
+      "method Get < MemStore",
       "function NewMemStore",
     ],
     calls: ["Decode", "Errorf"],
@@ -397,6 +397,20 @@ describe("graph extraction", () => {
     );
     expect(defs(cpp)).toEqual(["namespace geo", "method area < Shape", "method scale < Shape"]);
     expect(refs(cpp, "call")).toEqual([]);
+  });
+
+  it("gives a Go method its receiver's type as its parent", async () => {
+    const go = await graphOf(
+      "go",
+      "queue.go",
+      "package jobs\n\ntype Queue[T any] struct{ items []T }\n\nfunc (q *Queue[T]) Push(v T) { q.items = append(q.items, v) }\n\nfunc (q Queue[T]) Len() int { return len(q.items) }\n\nfunc New() *Queue[int] { return nil }\n",
+    );
+    expect(defs(go)).toEqual([
+      "type Queue",
+      "method Push < Queue",
+      "method Len < Queue",
+      "function New",
+    ]);
   });
 
   it("reads nothing from minified code, whatever the file's name, and reads the same code laid out or under a long comment", async () => {
