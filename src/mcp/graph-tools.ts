@@ -19,7 +19,7 @@ export function registerGraphTools(
     {
       title: "Find a symbol's definitions",
       description:
-        "Definitions (function, method, class, interface, type, enum, constant, module, namespace, impl) by name: exact, else without case; 'name*' for a prefix. Returns name, kind, path, lines, parent, signature and doc (its doc comment or docstring; empty when it has none).",
+        "Definitions (function, method, class, interface, type, enum, constant, module, namespace, impl) by name: exact, else without case; 'name*' for a prefix; 'Owner.name' (or 'Owner::name') for a method of Owner. Returns name, kind, path, lines, parent, signature and doc (its doc comment or docstring; empty when it has none).",
       inputSchema: {
         name: z.string().min(1).max(MCP_LIMITS.maxTextLength).describe("The symbol's name."),
         kind: z.enum(SYMBOL_KINDS).optional().describe("Only definitions of this kind."),
