@@ -30,9 +30,11 @@ import { indexProject } from "./index-project.js";
  * (a type alias, a constant) has its own lines as its signature, not the
  * declarations after it; 10: a `.h` file written in C++ is read as C++, and
  * C++ methods defined outside their class are named as methods, a Go method's
- * parent is its receiver's type).
+ * parent is its receiver's type; 11: a declared name (a C prototype, a C++
+ * method declared in its class, a TypeScript overload) is not a use, an
+ * ambient TypeScript function and a Go interface's methods are definitions).
  */
-export const INGEST_VERSION = "10";
+export const INGEST_VERSION = "11";
 
 export interface IndexRunOptions {
   readonly choice: GeneratorChoice;

@@ -81,7 +81,12 @@ function qualifiedName(symbol: string): { name: string; owner?: string } {
 function ownedBy(definition: SymbolRecord, owner: string, ignoreCase = false): boolean {
   const parent = ignoreCase ? definition.parent.toLowerCase() : definition.parent;
   const wanted = ignoreCase ? owner.toLowerCase() : owner;
-  return parent === wanted || parent.endsWith(`.${wanted}`);
+  // A Rust method's parent is its impl (`Shape for Square`, `Stack<T>`): the trait's and
+  // the type's, without their type arguments.
+  return parent
+    .split(" for ")
+    .map((part) => part.replace(/<.*$/, "").trim())
+    .some((part) => part === wanted || part.endsWith(`.${wanted}`) || part.endsWith(`::${wanted}`));
 }
 
 /**

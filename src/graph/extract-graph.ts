@@ -76,6 +76,7 @@ export function extractGraph(
   const typedSpans = new SpanSweep();
   const skip = new Set<number>();
   const owners: { end: number; name: string; kind: SymbolKind }[] = [];
+  const signatures = new Set<GraphDefinition>();
 
   const readImport = (node: Node) => {
     const line = node.startPosition.row + 1;
@@ -154,6 +155,7 @@ export function extractGraph(
       const found = definitionAt(node, type, spec, owner ?? null, source, language);
       if (found) {
         definitions.push(found);
+        if (type === "function_signature") signatures.add(found);
         owners.push({ end: node.endIndex, name: found.name, kind: found.kind });
         const declared = declaredName(node);
         if (declared) skip.add(declared.startIndex);
@@ -162,12 +164,42 @@ export function extractGraph(
       const inherited = inheritField ? node.childForFieldName(inheritField) : null;
       if (inherited) inheritSpans.add(inherited.startIndex, inherited.endIndex);
     }
+    if (spec.declarations.has(type)) {
+      const declared = declaredName(node);
+      if (declared) skip.add(declared.startIndex);
+    }
     if (spec.imports.has(type)) readImport(node);
     if (spec.inherits.has(type)) inheritSpans.add(start, node.endIndex);
     if (spec.typeContexts.has(type)) typedSpans.add(start, node.endIndex);
   }
   imports.sort((a, b) => a.line - b.line);
-  return { definitions, references, imports };
+  return { definitions: withoutOverloads(definitions, signatures), references, imports };
+}
+
+/**
+ * TypeScript's bodiless function signatures: an ambient `declare function` is
+ * the function's one definition, while overloads give way to the
+ * implementation after them (or, in a declaration file, to the first of them).
+ */
+function withoutOverloads(
+  definitions: GraphDefinition[],
+  signatures: ReadonlySet<GraphDefinition>,
+): GraphDefinition[] {
+  if (signatures.size === 0) return definitions;
+  const key = (definition: GraphDefinition) => `${definition.parent}\0${definition.name}`;
+  const implemented = new Set<string>();
+  for (const definition of definitions) {
+    if (definition.kind === "function" && !signatures.has(definition))
+      implemented.add(key(definition));
+  }
+  const declared = new Set<string>();
+  return definitions.filter((definition) => {
+    if (!signatures.has(definition)) return true;
+    const name = key(definition);
+    if (implemented.has(name) || declared.has(name)) return false;
+    declared.add(name);
+    return true;
+  });
 }
 
 /**
@@ -234,6 +266,7 @@ function typesOf(language: Language, spec: GraphLanguage): SearchedTypes {
       ...spec.imports,
       ...spec.inherits,
       ...spec.typeContexts,
+      ...spec.declarations,
     ]);
     const names = [...spec.identifiers].filter(has);
     lists = { all: [...[...structure].filter(has), ...names], names: new Set(names) };

@@ -17,6 +17,12 @@ export interface GraphLanguage {
   readonly typeContexts: ReadonlySet<string>;
   /** Statement node types that import something. */
   readonly imports: ReadonlySet<string>;
+  /**
+   * Node types that declare a name without defining it (a C prototype, a C++
+   * method declared in its class body and defined elsewhere): the name is
+   * neither a definition nor a use.
+   */
+  readonly declarations: ReadonlySet<string>;
 }
 
 const set = (...types: string[]): ReadonlySet<string> => new Set(types);
@@ -45,6 +51,8 @@ const JS: GraphLanguage = {
       variable_declarator: "constant",
       public_field_definition: "method",
       field_definition: "method",
+      // `declare function f(): void;` and overloads; an overload gives way to its implementation.
+      function_signature: "function",
     },
     ["lexical_declaration", "variable_declaration"],
   ),
@@ -59,6 +67,7 @@ const JS: GraphLanguage = {
   inheritFields: {},
   typeContexts: set("type_annotation"),
   imports: set("import_statement", "export_statement"),
+  declarations: set(),
 };
 
 const C: GraphLanguage = {
@@ -72,6 +81,7 @@ const C: GraphLanguage = {
   inheritFields: {},
   typeContexts: set(),
   imports: set("preproc_include"),
+  declarations: set("declaration", "field_declaration"),
 };
 
 /** Graph readers by language name (the chunker's names). */
@@ -87,11 +97,14 @@ export const GRAPH_LANGUAGES: Readonly<Record<string, GraphLanguage>> = {
     inheritFields: { class_definition: "superclasses" },
     typeContexts: set("type"),
     imports: set("import_statement", "import_from_statement"),
+    declarations: set(),
   },
   go: {
     definitions: {
       function_declaration: "function",
       method_declaration: "method",
+      // A method an interface type asks for (`Area() float64`).
+      method_elem: "method",
       type_spec: "type",
       const_spec: "constant",
     },
@@ -101,6 +114,7 @@ export const GRAPH_LANGUAGES: Readonly<Record<string, GraphLanguage>> = {
     inheritFields: {},
     typeContexts: set(),
     imports: set("import_spec"),
+    declarations: set(),
   },
   rust: {
     definitions: chunkerDefinitions("rust", { const_item: "constant", static_item: "constant" }),
@@ -110,6 +124,7 @@ export const GRAPH_LANGUAGES: Readonly<Record<string, GraphLanguage>> = {
     inheritFields: { impl_item: "trait" },
     typeContexts: set(),
     imports: set("use_declaration", "mod_item"),
+    declarations: set(),
   },
   java: {
     definitions: chunkerDefinitions("java"),
@@ -119,6 +134,7 @@ export const GRAPH_LANGUAGES: Readonly<Record<string, GraphLanguage>> = {
     inheritFields: {},
     typeContexts: set(),
     imports: set("import_declaration"),
+    declarations: set(),
   },
   c: C,
   cpp: {
@@ -138,6 +154,7 @@ export const GRAPH_LANGUAGES: Readonly<Record<string, GraphLanguage>> = {
     inheritFields: {},
     typeContexts: set(),
     imports: set("using_directive"),
+    declarations: set(),
   },
   ruby: {
     definitions: chunkerDefinitions("ruby"),
@@ -147,6 +164,7 @@ export const GRAPH_LANGUAGES: Readonly<Record<string, GraphLanguage>> = {
     inheritFields: {},
     typeContexts: set(),
     imports: set("call"),
+    declarations: set(),
   },
   php: {
     definitions: chunkerDefinitions("php"),
@@ -162,6 +180,7 @@ export const GRAPH_LANGUAGES: Readonly<Record<string, GraphLanguage>> = {
       "include_expression",
       "include_once_expression",
     ),
+    declarations: set(),
   },
 };
 

@@ -152,6 +152,19 @@ describe("ctx symbols and ctx refs", () => {
     );
   });
 
+  it("find a Rust method by its type or its trait, whatever the impl's type arguments", () => {
+    const root = gitRepo({
+      "src/geo.rs":
+        "pub trait Shape {\n    fn area(&self) -> f64;\n}\npub struct Square;\nimpl Shape for Square {\n    fn area(&self) -> f64 { 1.0 }\n}\npub struct Stack<T> { items: Vec<T> }\nimpl<T> Stack<T> {\n    pub fn push(&mut self, v: T) { self.items.push(v) }\n}\n",
+    });
+    expect(runCli(["symbols", "Square::area"], root).stdout).toBe(
+      "src/geo.rs:6-6 method Shape for Square.area\n   fn area(&self) -> f64\n",
+    );
+    const byTrait = JSON.parse(runCli(["symbols", "Shape::area", "--json"], root).stdout);
+    expect(byTrait.definitions.map((d: { startLine: number }) => d.startLine)).toEqual([2, 6]);
+    expect(runCli(["symbols", "Stack::push"], root).stdout).toMatch(/^src\/geo.rs:10-10 method/);
+  });
+
   it("says when nothing is found, and refuses an unknown kind", () => {
     const root = gitRepo(FILES);
     expect(runCli(["symbols", "nothingLikeThis"], root).stdout).toBe(

@@ -146,6 +146,7 @@ func NewMemStore() *MemStore { return &MemStore{} }
     definitions: [
       "constant MaxItems",
       "interface Store",
+      "method Get < Store",
       "type MemStore",
       "method Get < MemStore",
       "function NewMemStore",
@@ -397,6 +398,54 @@ describe("graph extraction", () => {
     );
     expect(defs(cpp)).toEqual(["namespace geo", "method area < Shape", "method scale < Shape"]);
     expect(refs(cpp, "call")).toEqual([]);
+  });
+
+  it("does not count a declaration as a use: C prototypes, C++ methods declared in their class, TypeScript overloads; ambient functions and Go interface methods are definitions", async () => {
+    const c = await graphOf(
+      "c",
+      "src/shape.h",
+      "double area(struct shape *s);\nint total(void) {\n  int count = area(0);\n  return count;\n}\n",
+    );
+    expect(defs(c)).toEqual(["function total"]);
+    expect(refs(c, "call")).toEqual(["area"]);
+    expect(c.references.find((r) => r.name === "area")?.lines).toEqual([3]);
+    // A variable's declaration is not a use of it either; its uses are.
+    expect(c.references.find((r) => r.name === "count")?.lines).toEqual([4]);
+
+    const cpp = await graphOf(
+      "cpp",
+      "src/shape.h",
+      "class Shape {\n public:\n  virtual double area() const = 0;\n  double scale(double by);\n};\ndouble Shape::scale(double by) { return area() * by; }\n",
+    );
+    expect(defs(cpp)).toEqual(["class Shape", "method scale < Shape"]);
+    expect(cpp.references.find((r) => r.name === "area")?.lines).toEqual([6]);
+    expect(refs(cpp, "call")).toEqual(["area"]);
+
+    const ts = await graphOf(
+      "typescript",
+      "src/parse.ts",
+      "declare function external(x: number): void;\nexport function parse(x: string): number;\nexport function parse(x: number): number;\nexport function parse(x: unknown): number { return external(1); }\n",
+    );
+    expect(defs(ts)).toEqual(["function external", "function parse"]);
+    expect(ts.definitions.find((d) => d.name === "parse")?.startLine).toBe(4);
+    expect(ts.references.find((r) => r.name === "external")?.lines).toEqual([4]);
+    expect(refs(ts, "call")).toEqual(["external"]);
+    // A declaration file's overloads: the first stands for them all.
+    const dts = await graphOf(
+      "typescript",
+      "types/parse.d.ts",
+      "export declare function parse(x: string): number;\nexport declare function parse(x: number): number;\n",
+    );
+    expect(defs(dts)).toEqual(["function parse"]);
+    expect(refs(dts, "call")).toEqual([]);
+
+    const go = await graphOf(
+      "go",
+      "shape.go",
+      "package geo\n\ntype Shape interface {\n\tArea() float64\n\tScale(by float64) Shape\n}\n",
+    );
+    expect(defs(go)).toEqual(["interface Shape", "method Area < Shape", "method Scale < Shape"]);
+    expect(refs(go, "call")).toEqual([]);
   });
 
   it("gives a Go method its receiver's type as its parent", async () => {
