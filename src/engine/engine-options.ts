@@ -73,6 +73,11 @@ export interface StrategyContribution extends StrategyRun {
 export interface QueryResult extends PackResult {
   /** Id of this request, for `explain`. */
   readonly requestId: string;
+  /**
+   * Focus entries that led nowhere: they name no file, folder or definition in
+   * the code graph (every entry while the graph is off).
+   */
+  readonly unknownFocus: readonly string[];
   readonly task: string;
   readonly budget: number;
   readonly format: OutputFormat;

@@ -30,7 +30,7 @@ export interface AnswerParts {
  * packed to the budget and rendered, with each strategy's share of the output
  * and what became of every candidate.
  */
-export function packAnswer(parts: AnswerParts): Omit<QueryResult, "requestId"> {
+export function packAnswer(parts: AnswerParts): Omit<QueryResult, "requestId" | "unknownFocus"> {
   const { candidates, allocation, runs } = parts.output;
   const showId = fragmentIdShower(parts.resources.map((resource) => resource.id));
   const offered = [...parts.hot.fragments, ...candidates].map((candidate) => ({

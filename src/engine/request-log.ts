@@ -4,7 +4,7 @@ import type { QueryResult } from "./engine-options.js";
 import { RecentRequests } from "./recent-requests.js";
 
 /** What is kept of a request: everything but its id, which names it. */
-export type RequestRecord = Omit<QueryResult, "requestId">;
+export type RequestRecord = Omit<QueryResult, "requestId" | "unknownFocus">;
 
 /** Request ids are ULIDs: they sort by time. */
 const REQUEST_FILE = /^[0-9A-HJKMNP-TV-Z]{26}\.json$/;

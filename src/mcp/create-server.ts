@@ -109,6 +109,9 @@ export async function createMcpServer(engine: ContextEngine): Promise<McpServer>
             (result.dropped > 0 ? `, ${result.dropped} candidates left out for budget` : "") +
             (engine.refreshing
               ? " (the index is being refreshed; this answer uses what was committed)"
+              : "") +
+            (result.unknownFocus.length > 0
+              ? `; focus left out (${engine.config.graph ? "no such file, folder or definition" : "the code graph is off"}): ${result.unknownFocus.join(", ")}`
               : ""),
           ...result.provenance.map((run) => `- ${describeRun(run)}`),
           "Call explain with this request id for details, read_fragment for more lines.",

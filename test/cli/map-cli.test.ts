@@ -44,6 +44,16 @@ describe("breadth-depth-navigator through ctx query", () => {
     const root = gitRepo(SERVICE);
     const focused = query(root, "change how a color is computed", "--focus", "src/colors.ts");
     expect(focused.fragments[0]?.path).toBe("src/colors.ts");
+    // A focus that names nothing is said, not silently dropped; the answer still comes.
+    const typo = runCli(
+      ["query", "change how a color is computed", "--focus", "src/colours.ts", "--focus", "darken"],
+      root,
+    );
+    expect(typo.code, typo.stderr).toBe(0);
+    expect(typo.stderr).toBe(
+      "ctx: --focus src/colours.ts names no file, folder or definition in the index; it was left out\n",
+    );
+    expect(typo.stdout).toContain("src/colors.ts");
     const tight = query(root, TASK, "--budget", "120", "--strategy", "breadth-depth-navigator");
     expect(tight.tokensUsed).toBeLessThanOrEqual(120);
     expect(tight.fragments.length).toBeGreaterThan(0);
@@ -94,12 +104,15 @@ describe("MCP repo_map and get_context's focus", () => {
       expect(map).toContain("src/colors.ts:");
       expect(engine.counter.count(map ?? "")).toBeLessThanOrEqual(50);
       expect(summary).toMatch(/of 50 tokens/);
-      const [context] = await texts("get_context", {
+      const [context, provenance] = await texts("get_context", {
         task: "what changes",
-        focus: ["src/util/paths.ts"],
+        focus: ["src/util/paths.ts", "nowhere.ts"],
         budget_tokens: 1500,
       });
       expect(context).toContain("src/util/paths.ts");
+      expect(provenance).toContain(
+        "focus left out (no such file, folder or definition): nowhere.ts",
+      );
     } finally {
       await close();
     }

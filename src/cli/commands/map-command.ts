@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { DEFAULT_MAP_BUDGET } from "../../graph/repo-map.js";
 import { ensureIndex } from "../ensure-index.js";
+import { warnUnknownFocus } from "../focus-warnings.js";
 import { collect, positiveInteger } from "../parse-options.js";
 import { dbOption, withEngine } from "../with-engine.js";
 
@@ -49,11 +50,7 @@ export function registerMapCommand(
             budget: flags.budget ?? DEFAULT_MAP_BUDGET,
             ...(flags.focus ? { focus: flags.focus } : {}),
           });
-          for (const entry of map.unknownFocus) {
-            process.stderr.write(
-              `ctx: --focus ${entry} names no file, folder or definition in the index; it was left out\n`,
-            );
-          }
+          warnUnknownFocus(map.unknownFocus, true);
           if (flags.json) {
             const { text, ...rest } = map;
             process.stdout.write(`${JSON.stringify({ ...rest, map: text })}\n`);
