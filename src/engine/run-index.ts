@@ -32,7 +32,8 @@ import { indexProject } from "./index-project.js";
  * C++ methods defined outside their class are named as methods, a Go method's
  * parent is its receiver's type; 11: a declared name (a C prototype, a C++
  * method declared in its class, a TypeScript overload) is not a use, an
- * ambient TypeScript function and a Go interface's methods are definitions).
+ * ambient TypeScript function and a Go interface's methods are definitions,
+ * and signatures leave out their comment lines).
  */
 export const INGEST_VERSION = "11";
 

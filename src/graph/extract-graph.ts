@@ -44,6 +44,8 @@ const FUNCTION_VALUES = new Set([
 ]);
 const MAX_SIGNATURE_LINES = 3;
 const MAX_SIGNATURE_CHARS = 300;
+/** A line of a signature that is only a comment (`// eslint-disable-next-line`, a JSDoc line). */
+const COMMENT_LINE = /^\s*(?:\/\/|\/\*(?:(?!\*\/).)*(?:\*\/\s*)?$|\*\/\s*$|\*(?:\s|$))/;
 
 /**
  * Definitions, references and imports of one parsed file, from the tree the
@@ -404,8 +406,10 @@ function definitionOf(
 
 /**
  * The declaration up to its body, or the whole of a definition without one
- * (`type Kind = …;`) up to its end, never the declarations after it; read from
- * the source, since a node's text costs a call into tree-sitter.
+ * (`type Kind = …;`) up to its end, never the declarations after it, less the
+ * comment lines inside it (a lint directive between type parameters costs a
+ * map's tokens and says nothing of the API); read from the source, since a
+ * node's text costs a call into tree-sitter.
  */
 function signatureOf(node: Node, body: Node | null, source: string): string {
   const start = node.startIndex;
@@ -414,7 +418,9 @@ function signatureOf(node: Node, body: Node | null, source: string): string {
       ? source.slice(start, body.startIndex)
       : source.slice(start, Math.min(node.endIndex, start + 2 * MAX_SIGNATURE_CHARS));
   return head
-    .split("\n", MAX_SIGNATURE_LINES)
+    .split("\n", MAX_SIGNATURE_LINES + 4)
+    .filter((line, index) => index === 0 || !COMMENT_LINE.test(line))
+    .slice(0, MAX_SIGNATURE_LINES)
     .map((line) => line.trimEnd())
     .join("\n")
     .trim()

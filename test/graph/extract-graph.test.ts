@@ -390,6 +390,19 @@ describe("graph extraction", () => {
     expect(go.definitions.map((d) => d.signature)).toEqual(["ID int", "Name string", "func f()"]);
   });
 
+  it("leaves the comment lines inside a signature out of it", async () => {
+    const ts = await graphOf(
+      "typescript",
+      "context.ts",
+      "export class Context<\n  // eslint-disable-next-line @typescript-eslint/no-explicit-any\n  E extends Env = any,\n  /** the path */\n  P extends string = any,\n> {\n  run(\n    /* first */ a: number,\n    b: number,\n  ): void {}\n}\n",
+    );
+    expect(ts.definitions.map((d) => d.signature)).toEqual([
+      "class Context<\n  E extends Env = any,\n  P extends string = any,",
+      // A comment before code on its line stays with it.
+      "run(\n    /* first */ a: number,\n    b: number,",
+    ]);
+  });
+
   it("names a C++ method defined outside its class by its own name, as a method of that class, and does not count its definition as a use", async () => {
     const cpp = await graphOf(
       "cpp",
