@@ -40,6 +40,11 @@ export interface GraphReference {
   readonly kind: ReferenceKind;
   /** Lines of the uses, ascending, each once. */
   readonly lines: readonly number[];
+  /**
+   * A call made on something (`obj.name(…)`, `this.name(…)`, `Type::name(…)`):
+   * it may reach a method that no import names, where a bare call cannot.
+   */
+  readonly member?: boolean;
 }
 
 /**

@@ -95,7 +95,7 @@ export function extractGraph(
     if (found.length > 0) importSpans.add(node.startIndex, node.endIndex);
   };
 
-  const references: { name: string; kind: ReferenceKind; lines: number[] }[] = [];
+  const references: { name: string; kind: ReferenceKind; lines: number[]; member?: true }[] = [];
   // One map per kind: a `kind + name` key costs a new string (and its hash) per use.
   const seen: Record<ReferenceKind, Map<string, { lines: number[] }>> = {
     call: new Map(),
@@ -104,6 +104,7 @@ export function extractGraph(
     inherit: new Map(),
     use: new Map(),
   };
+  const memberCalls = new Map<string, { lines: number[] }>();
   const marks = language === "ruby";
   const addReference = (node: Node, type: string) => {
     const at = node.startIndex;
@@ -114,10 +115,13 @@ export function extractGraph(
     if (call && end - at === 7 && source.startsWith("require", at) && node.parent)
       readImport(node.parent);
     let kind: ReferenceKind | null;
+    let member = false;
     if (importSpans.contains(at)) kind = "import";
     else if (inheritSpans.contains(at)) kind = "inherit";
-    else if (call) kind = "call";
-    else if (spec.typeIdentifiers.has(type) || typedSpans.contains(at)) kind = "type";
+    else if (call) {
+      kind = "call";
+      member = isMember(source, at);
+    } else if (spec.typeIdentifiers.has(type) || typedSpans.contains(at)) kind = "type";
     else if (MEMBER_NAMES.has(type) || isMember(source, at)) kind = null;
     else kind = "use";
     if (!kind) return;
@@ -125,11 +129,14 @@ export function extractGraph(
     const name = source.slice(at, end);
     if (IGNORED.has(name)) return;
     const line = node.startPosition.row + 1;
-    const entry = seen[kind].get(name);
+    const entries = member ? memberCalls : seen[kind];
+    const entry = entries.get(name);
     if (!entry) {
-      const added = { name, kind, lines: [line] };
+      const added: (typeof references)[number] = member
+        ? { name, kind, lines: [line], member: true }
+        : { name, kind, lines: [line] };
       references.push(added);
-      seen[kind].set(name, added);
+      entries.set(name, added);
     } else if (entry.lines[entry.lines.length - 1] !== line) entry.lines.push(line);
   };
 

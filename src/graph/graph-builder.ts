@@ -213,7 +213,7 @@ export class GraphBuilder {
     // A first index builds the graph at the end of its run, before this code is hot:
     // this loop runs once per reference, so it allocates nothing per reference.
     for (const reference of record.references) {
-      const { name, kind, lines } = reference;
+      const { name, kind, lines, member } = reference;
       if (name.length < MIN_NAME_LENGTH) continue;
       const candidates = this.byName.get(name);
       if (!candidates) continue;
@@ -222,8 +222,11 @@ export class GraphBuilder {
       if (targets.length === 0) targets = visible.definitionsOf(candidates);
       if (targets.length === 0) {
         // Where names come only through imports, an unimported bare name is a local or a
-        // global; a call may still be a method of an object from elsewhere, a type an ambient one.
-        if (importScoped && (kind === "use" || kind === "import")) continue;
+        // global (`resolve()`: a promise's callback, not a method some file defines); a call
+        // made on something may still be a method of an object from elsewhere, a type an
+        // ambient one.
+        if (importScoped && (kind === "use" || kind === "import" || (kind === "call" && !member)))
+          continue;
         const definingFiles = this.definingFileCount(name, candidates);
         if (definingFiles > MAX_AMBIGUITY) continue;
         targets = candidates;

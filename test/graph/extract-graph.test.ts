@@ -390,6 +390,20 @@ describe("graph extraction", () => {
     expect(go.definitions.map((d) => d.signature)).toEqual(["ID int", "Name string", "func f()"]);
   });
 
+  it("tells a call made on something (`job.run()`, `this.run()`, `a?.run()`, `T::run()`) from a bare one", async () => {
+    const ts = await graphOf(
+      "typescript",
+      "src/jobs.ts",
+      "export function start() {\n  run();\n  job.run();\n  this.run();\n  queue?.run();\n  run();\n}\n",
+    );
+    expect(ts.references.filter((r) => r.name === "run")).toEqual([
+      { name: "run", kind: "call", lines: [2, 6] },
+      { name: "run", kind: "call", lines: [3, 4, 5], member: true },
+    ]);
+    const rust = await graphOf("rust", "src/main.rs", "fn main() {\n    Queue::run();\n}\n");
+    expect(rust.references.find((r) => r.name === "run")?.member).toBe(true);
+  });
+
   it("leaves the comment lines inside a signature out of it", async () => {
     const ts = await graphOf(
       "typescript",

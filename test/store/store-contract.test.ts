@@ -211,6 +211,33 @@ describe.each(STORE_ADAPTER_ROWS)("the Store contract (%s)", (_name, adapter: St
     });
   });
 
+  it("keeps whether a call was made on something, and shows either as a call", async () => {
+    const store = await fresh();
+    const resource = await store.ensureResource("/repo", "git");
+    const references = [
+      { name: "run", kind: "call" as const, lines: [1] },
+      { name: "run", kind: "call" as const, lines: [2, 3], member: true },
+    ];
+    await store.writeDocuments([
+      {
+        ...document(resource.id, "src/jobs.ts", "run();\njob.run();\nthis.run();"),
+        graph: {
+          definitions: [
+            { name: "run", kind: "function", startLine: 1, endLine: 1, parent: "", signature: "" },
+          ],
+          references,
+          imports: [],
+        },
+      },
+    ]);
+    expect((await store.loadGraph()).files[0]?.references).toEqual(references);
+    expect(await store.findReferences("run")).toEqual([
+      { path: "src/jobs.ts", line: 1, kind: "call" },
+      { path: "src/jobs.ts", line: 2, kind: "call" },
+      { path: "src/jobs.ts", line: 3, kind: "call" },
+    ]);
+  });
+
   it("finds symbols and the references that resolve to a definition through imports", async () => {
     const store = await fresh();
     const resource = await store.ensureResource("/repo", "git");

@@ -2,6 +2,7 @@ import type { FileGraph } from "../../core/graph.js";
 import type { DocumentToStore, SearchText } from "../../core/store.js";
 import { countFields } from "./bm25.js";
 import { type PgSession, type Queryable, rowsOf } from "./pg-session.js";
+import { storedKind } from "./reference-kinds.js";
 
 /** The inverted-index rows of chunks, gathered as columns for one INSERT … unnest. */
 class TermColumns {
@@ -242,7 +243,7 @@ class GraphColumns {
       pushRow(this.definitions, row);
     }
     for (const r of graph.references) {
-      const row = [documentId, r.name, r.kind, r.lines.join(",")];
+      const row = [documentId, r.name, storedKind(r), r.lines.join(",")];
       pushRow(this.references, row);
     }
     for (const i of graph.imports) {

@@ -1,6 +1,5 @@
 import type {
   ImportTarget,
-  ReferenceKind,
   ReferenceRecord,
   SymbolKind,
   SymbolQuery,
@@ -10,6 +9,7 @@ import type { StoreStats } from "../../core/store.js";
 import { IMPORT_SCOPED_LANGUAGES } from "../../graph/graph-languages.js";
 import { targetMatches } from "../../graph/import-targets.js";
 import type { PgSession } from "./pg-session.js";
+import { shownKind } from "./reference-kinds.js";
 import { escapeLike } from "./rows.js";
 
 interface DefinitionRow {
@@ -65,7 +65,7 @@ export async function findReferences(
     documentId: number;
     path: string;
     language: string;
-    kind: ReferenceKind;
+    kind: string;
     lines: string;
   }>(
     `SELECT d.id AS "documentId", d.path, d.language, r.kind, r.lines FROM graph_references r
@@ -99,7 +99,7 @@ export async function findReferences(
   const records: ReferenceRecord[] = [];
   for (const row of rows) {
     for (const line of row.lines.split(",")) {
-      records.push({ path: row.path, line: Number(line), kind: row.kind });
+      records.push({ path: row.path, line: Number(line), kind: shownKind(row.kind) });
     }
   }
   return records.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line));

@@ -6,10 +6,10 @@ import type {
   GraphReference,
   ImportTarget,
   KnownGraphFiles,
-  ReferenceKind,
 } from "../../core/graph.js";
 import { graphFileKey } from "../../core/graph.js";
 import { type PgSession, type Queryable, rowsOf } from "./pg-session.js";
+import { storedReference } from "./reference-kinds.js";
 
 type DocumentRow = { id: number } & GraphFileKey & { language: string };
 
@@ -155,7 +155,7 @@ async function recordsOf(
   const references = await rowsOf<{
     documentId: number;
     name: string;
-    kind: ReferenceKind;
+    kind: string;
     lines: string;
   }>(
     client,
@@ -166,7 +166,9 @@ async function recordsOf(
     [projectId, ids],
   );
   for (const { documentId, name, kind, lines } of references) {
-    files.get(documentId)?.references.push({ name, kind, lines: lines.split(",").map(Number) });
+    files
+      .get(documentId)
+      ?.references.push(storedReference(name, kind, lines.split(",").map(Number)));
   }
   const imports = await rowsOf<ImportRow>(
     client,

@@ -20,6 +20,8 @@ const KIND_CODES: Readonly<Record<ReferenceKind, string>> = {
 const KINDS_BY_CODE: Readonly<Record<string, ReferenceKind>> = Object.fromEntries(
   Object.entries(KIND_CODES).map(([kind, code]) => [code, kind as ReferenceKind]),
 );
+/** A call made on something (`GraphReference.member`). */
+const MEMBER_CALL_CODE = "m";
 
 /** The SQL function the name table's terms are made with (the schema's migration calls it too). */
 export const NAME_TERM_FUNCTION = "ctx_name_term";
@@ -48,7 +50,8 @@ export function packReferences(references: readonly GraphReference[]): string {
   let packed = "";
   for (const reference of references) {
     if (packed !== "") packed += "\n";
-    packed += `${KIND_CODES[reference.kind]}${reference.name}\t${reference.lines.join(",")}`;
+    const code = reference.member ? MEMBER_CALL_CODE : KIND_CODES[reference.kind];
+    packed += `${code}${reference.name}\t${reference.lines.join(",")}`;
   }
   return packed;
 }
@@ -72,14 +75,16 @@ export function unpackReferences(
     const tab = packed.indexOf("\t", start);
     const name = packed.slice(start + 1, tab);
     if (!keep || keep(name)) {
-      references.push({
-        name,
-        kind: KINDS_BY_CODE[packed[start] as string] ?? "use",
-        lines: packed
-          .slice(tab + 1, end)
-          .split(",")
-          .map(Number),
-      });
+      const code = packed[start] as string;
+      const lines = packed
+        .slice(tab + 1, end)
+        .split(",")
+        .map(Number);
+      references.push(
+        code === MEMBER_CALL_CODE
+          ? { name, kind: "call", lines, member: true }
+          : { name, kind: KINDS_BY_CODE[code] ?? "use", lines },
+      );
     }
     start = end + 1;
   }
