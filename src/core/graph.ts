@@ -123,6 +123,29 @@ export function graphFileKey(file: GraphFileKey): string {
   return `${file.resourceId}\0${file.path}`;
 }
 
+/**
+ * Uses in path and line order, each (path, line, kind) once: a line that calls a
+ * name both bare and on something (`run(); job.run();`) is one call.
+ */
+export function orderedReferences(records: ReferenceRecord[]): ReferenceRecord[] {
+  records.sort((a, b) =>
+    a.path < b.path
+      ? -1
+      : a.path > b.path
+        ? 1
+        : a.line - b.line || (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0),
+  );
+  return records.filter((record, index) => {
+    const before = records[index - 1];
+    return (
+      !before ||
+      before.path !== record.path ||
+      before.line !== record.line ||
+      before.kind !== record.kind
+    );
+  });
+}
+
 /** Graph queries the symbol tools and graph-aware strategies use. */
 export interface GraphBackend {
   findSymbols(query: SymbolQuery): Promise<SymbolRecord[]>;

@@ -236,6 +236,25 @@ describe.each(STORE_ADAPTER_ROWS)("the Store contract (%s)", (_name, adapter: St
       { path: "src/jobs.ts", line: 2, kind: "call" },
       { path: "src/jobs.ts", line: 3, kind: "call" },
     ]);
+    // `run(); job.run();` on one line: one call there.
+    await store.writeDocuments([
+      {
+        ...document(resource.id, "src/jobs.ts", "run(); job.run();"),
+        graph: {
+          definitions: [
+            { name: "run", kind: "function", startLine: 1, endLine: 1, parent: "", signature: "" },
+          ],
+          references: [
+            { name: "run", kind: "call", lines: [1] },
+            { name: "run", kind: "call", lines: [1], member: true },
+          ],
+          imports: [],
+        },
+      },
+    ]);
+    expect(await store.findReferences("run")).toEqual([
+      { path: "src/jobs.ts", line: 1, kind: "call" },
+    ]);
   });
 
   it("finds symbols and the references that resolve to a definition through imports", async () => {

@@ -5,6 +5,7 @@ import type {
   SymbolQuery,
   SymbolRecord,
 } from "../../core/graph.js";
+import { orderedReferences } from "../../core/graph.js";
 import type { StoreStats } from "../../core/store.js";
 import { IMPORT_SCOPED_LANGUAGES } from "../../graph/graph-languages.js";
 import { targetMatches } from "../../graph/import-targets.js";
@@ -102,7 +103,7 @@ export async function findReferences(
       records.push({ path: row.path, line: Number(line), kind: shownKind(row.kind) });
     }
   }
-  return records.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line));
+  return orderedReferences(records);
 }
 
 /** The file defining a name and the files that pass it on (`export … from`, transitively). */

@@ -6,6 +6,7 @@ import type {
   SymbolQuery,
   SymbolRecord,
 } from "../../core/graph.js";
+import { orderedReferences } from "../../core/graph.js";
 import type { StoreStats } from "../../core/store.js";
 import { IMPORT_SCOPED_LANGUAGES } from "../../graph/graph-languages.js";
 import { targetMatches } from "../../graph/import-targets.js";
@@ -124,7 +125,7 @@ export function findReferences(
   for (const row of rows) {
     for (const line of row.lines) records.push({ path: row.path, line, kind: row.kind });
   }
-  return records.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line));
+  return orderedReferences(records);
 }
 
 /**
