@@ -141,6 +141,7 @@ describe("ctx symbols and ctx refs", () => {
     const root = gitRepo({
       "src/jobs.ts":
         "export class Queue {\n  start() {\n    return 1;\n  }\n}\n\nexport class Timer {\n  start() {\n    return 2;\n  }\n}\n",
+      "src/run.ts": 'import { Queue } from "./jobs";\n\nnew Queue().start();\n',
     });
     expect(runCli(["symbols", "Queue.start"], root).stdout).toBe(
       "src/jobs.ts:2-4 method Queue.start\n   start()\n",
@@ -149,6 +150,10 @@ describe("ctx symbols and ctx refs", () => {
     expect(json.definitions).toMatchObject([{ name: "start", parent: "Timer", startLine: 8 }]);
     expect(runCli(["symbols", "Clock.start"], root).stdout).toBe(
       'No definition named "Clock.start".\n',
+    );
+    // A method's uses come by name, and the output says so and how to narrow them.
+    expect(runCli(["refs", "Queue.start"], root).stdout).toBe(
+      "Definitions of Queue.start (1):\n  src/jobs.ts:2-4 method  start()\nReferences (1, by name: a call of that name on any object counts; --path src/jobs.ts keeps those that resolve to its definition):\n  src/run.ts:3 call\n",
     );
   });
 

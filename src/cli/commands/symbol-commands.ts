@@ -87,7 +87,17 @@ export function registerSymbolCommands(
               `  ${d.path}:${d.startLine}-${d.endLine} ${d.kind}  ${firstLine(d.signature)}`,
             );
           }
-          lines.push(`References (${result.references.length}):`);
+          // A method's uses are found by name: the graph cannot tell which object a call is made on.
+          const byName =
+            flags.path === undefined &&
+            result.references.length > 0 &&
+            result.definitions.length > 0 &&
+            result.definitions.every((d) => d.kind === "method");
+          lines.push(
+            byName
+              ? `References (${result.references.length}, by name: a call of that name on any object counts; --path ${result.definitions[0]?.path} keeps those that resolve to its definition):`
+              : `References (${result.references.length}):`,
+          );
           for (const r of result.references) lines.push(`  ${r.path}:${r.line} ${r.kind}`);
           process.stdout.write(`${lines.join("\n")}\n`);
           return 0;
