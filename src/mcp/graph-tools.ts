@@ -47,7 +47,7 @@ export function registerGraphTools(
     {
       title: "Find where a symbol is used",
       description:
-        "A symbol's definitions and every place that uses it: {symbol, definitions: [{path, startLine, endLine, kind, signature}], references: [{path, line, kind}]}, kind one of call, import, type, inherit, use. With path, the definition in that file and only the uses that resolve to it (same file, files importing it).",
+        "A symbol's definitions and every place that uses it: {symbol, definitions: [{path, startLine, endLine, kind, signature}], references: [{path, line, kind}]}, kind one of call, import, type, inherit, use. With path, the definition in that file and only the uses that resolve to it (same file, files importing it). A method's uses are matched by name (a call of that name on any object counts): pass path to keep those that resolve to its definition.",
       inputSchema: {
         symbol: z
           .string()
