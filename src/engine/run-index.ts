@@ -33,7 +33,8 @@ import { indexProject } from "./index-project.js";
  * parent is its receiver's type; 11: a declared name (a C prototype, a C++
  * method declared in its class, a TypeScript overload) is not a use, an
  * ambient TypeScript function and a Go interface's methods are definitions,
- * and signatures leave out their comment lines).
+ * a call made on something is told from a bare call, and signatures leave out
+ * their comment lines).
  */
 export const INGEST_VERSION = "11";
 
