@@ -12,7 +12,7 @@ import type { Backends } from "../core/strategy.js";
 import type { TextHit } from "../core/text-backend.js";
 import type { TokenCounter } from "../core/token-counter.js";
 import { createEmbedder, type EmbedderChoice, resolveEmbedder } from "../embed/resolve-embedder.js";
-import { unknownFocus } from "../graph/graph-seeds.js";
+import { focusLeftOut } from "../graph/graph-seeds.js";
 import { type RepoMap, repoMap } from "../graph/repo-map.js";
 import { HistoryCache } from "../history/git-temporal-backend.js";
 import { ProjectPlans } from "../plans/project-plans.js";
@@ -274,21 +274,12 @@ export class ContextEngine {
       counter: this.queryCounter,
       settingsFor: (name) => this.config.strategies.settingsFor(name),
     });
+    const graph = this.config.graph ? () => this.graph.load() : null;
     return {
       ...result,
-      unknownFocus: await this.unknownFocus(options.focus ?? []),
+      unknownFocus: await focusLeftOut(options.focus ?? [], graph),
       requestId: this.requests.add(result),
     };
-  }
-
-  /** Focus entries the graph cannot place; none when it cannot be read (the answer stands). */
-  private async unknownFocus(focus: readonly string[]): Promise<string[]> {
-    if (focus.length === 0) return [];
-    if (!this.config.graph) return [...focus];
-    return this.graph.load().then(
-      (graph) => unknownFocus(graph, focus),
-      () => [],
-    );
   }
 
   /** Fragment ids as outputs show them: without the resource while the index has one root. */

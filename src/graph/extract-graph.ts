@@ -9,6 +9,7 @@ import type {
 } from "../core/graph.js";
 import { nameOf } from "../ingest/chunk/syntax-nodes.js";
 import { definitionDoc } from "./definition-docs.js";
+import { signatureOf, withoutOverloads } from "./definition-signatures.js";
 import { GRAPH_LANGUAGES, type GraphLanguage } from "./graph-languages.js";
 import { importTargets } from "./import-targets.js";
 import type { PathAliases } from "./path-aliases.js";
@@ -42,10 +43,6 @@ const FUNCTION_VALUES = new Set([
   "function",
   "generator_function",
 ]);
-const MAX_SIGNATURE_LINES = 3;
-const MAX_SIGNATURE_CHARS = 300;
-/** A line of a signature that is only a comment (`// eslint-disable-next-line`, a JSDoc line). */
-const COMMENT_LINE = /^\s*(?:\/\/|\/\*(?:(?!\*\/).)*(?:\*\/\s*)?$|\*\/\s*$|\*(?:\s|$))/;
 
 /**
  * Definitions, references and imports of one parsed file, from the tree the
@@ -183,32 +180,6 @@ export function extractGraph(
   }
   imports.sort((a, b) => a.line - b.line);
   return { definitions: withoutOverloads(definitions, signatures), references, imports };
-}
-
-/**
- * TypeScript's bodiless function signatures: an ambient `declare function` is
- * the function's one definition, while overloads give way to the
- * implementation after them (or, in a declaration file, to the first of them).
- */
-function withoutOverloads(
-  definitions: GraphDefinition[],
-  signatures: ReadonlySet<GraphDefinition>,
-): GraphDefinition[] {
-  if (signatures.size === 0) return definitions;
-  const key = (definition: GraphDefinition) => `${definition.parent}\0${definition.name}`;
-  const implemented = new Set<string>();
-  for (const definition of definitions) {
-    if (definition.kind === "function" && !signatures.has(definition))
-      implemented.add(key(definition));
-  }
-  const declared = new Set<string>();
-  return definitions.filter((definition) => {
-    if (!signatures.has(definition)) return true;
-    const name = key(definition);
-    if (implemented.has(name) || declared.has(name)) return false;
-    declared.add(name);
-    return true;
-  });
 }
 
 /**
@@ -409,27 +380,4 @@ function definitionOf(
   return doc === ""
     ? { name, kind, startLine, endLine, parent, signature }
     : { name, kind, startLine, endLine, parent, signature, doc };
-}
-
-/**
- * The declaration up to its body, or the whole of a definition without one
- * (`type Kind = …;`) up to its end, never the declarations after it, less the
- * comment lines inside it (a lint directive between type parameters costs a
- * map's tokens and says nothing of the API); read from the source, since a
- * node's text costs a call into tree-sitter.
- */
-function signatureOf(node: Node, body: Node | null, source: string): string {
-  const start = node.startIndex;
-  const head =
-    body && body.startIndex > start
-      ? source.slice(start, body.startIndex)
-      : source.slice(start, Math.min(node.endIndex, start + 2 * MAX_SIGNATURE_CHARS));
-  return head
-    .split("\n", MAX_SIGNATURE_LINES + 4)
-    .filter((line, index) => index === 0 || !COMMENT_LINE.test(line))
-    .slice(0, MAX_SIGNATURE_LINES)
-    .map((line) => line.trimEnd())
-    .join("\n")
-    .trim()
-    .slice(0, MAX_SIGNATURE_CHARS);
 }

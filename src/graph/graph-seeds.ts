@@ -124,6 +124,22 @@ export function unknownFocus(graph: LoadedGraph, focus: readonly string[]): stri
   return focus.filter((entry) => focusSeeds(graph, [entry]).size === 0);
 }
 
+/**
+ * A request's focus entries that led nowhere: every one while the graph is off
+ * (`graph` null), none when it cannot be read (the answer stands without it).
+ */
+export async function focusLeftOut(
+  focus: readonly string[],
+  graph: (() => Promise<LoadedGraph>) | null,
+): Promise<string[]> {
+  if (focus.length === 0) return [];
+  if (!graph) return [...focus];
+  return graph().then(
+    (loaded) => unknownFocus(loaded, focus),
+    () => [],
+  );
+}
+
 export function mergeSeeds(...parts: readonly Map<number, number>[]): Map<number, number> {
   const merged = new Map<number, number>();
   for (const part of parts) for (const [node, weight] of part) add(merged, node, weight);

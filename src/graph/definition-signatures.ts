@@ -1,0 +1,57 @@
+/** What the graph keeps of a definition's text: its signature, and which bodiless signatures count. */
+import type { Node } from "web-tree-sitter";
+import type { GraphDefinition } from "../core/graph.js";
+
+const MAX_SIGNATURE_LINES = 3;
+const MAX_SIGNATURE_CHARS = 300;
+/** A line of a signature that is only a comment (`// eslint-disable-next-line`, a JSDoc line). */
+const COMMENT_LINE = /^\s*(?:\/\/|\/\*(?:(?!\*\/).)*(?:\*\/\s*)?$|\*\/\s*$|\*(?:\s|$))/;
+
+/**
+ * The declaration up to its body, or the whole of a definition without one
+ * (`type Kind = …;`) up to its end, never the declarations after it, less the
+ * comment lines inside it (a lint directive between type parameters costs a
+ * map's tokens and says nothing of the API); read from the source, since a
+ * node's text costs a call into tree-sitter.
+ */
+export function signatureOf(node: Node, body: Node | null, source: string): string {
+  const start = node.startIndex;
+  const head =
+    body && body.startIndex > start
+      ? source.slice(start, body.startIndex)
+      : source.slice(start, Math.min(node.endIndex, start + 2 * MAX_SIGNATURE_CHARS));
+  return head
+    .split("\n", MAX_SIGNATURE_LINES + 4)
+    .filter((line, index) => index === 0 || !COMMENT_LINE.test(line))
+    .slice(0, MAX_SIGNATURE_LINES)
+    .map((line) => line.trimEnd())
+    .join("\n")
+    .trim()
+    .slice(0, MAX_SIGNATURE_CHARS);
+}
+
+/**
+ * TypeScript's bodiless function signatures: an ambient `declare function` is
+ * the function's one definition, while overloads give way to the
+ * implementation after them (or, in a declaration file, to the first of them).
+ */
+export function withoutOverloads(
+  definitions: GraphDefinition[],
+  signatures: ReadonlySet<GraphDefinition>,
+): GraphDefinition[] {
+  if (signatures.size === 0) return definitions;
+  const key = (definition: GraphDefinition) => `${definition.parent}\0${definition.name}`;
+  const implemented = new Set<string>();
+  for (const definition of definitions) {
+    if (definition.kind === "function" && !signatures.has(definition))
+      implemented.add(key(definition));
+  }
+  const declared = new Set<string>();
+  return definitions.filter((definition) => {
+    if (!signatures.has(definition)) return true;
+    const name = key(definition);
+    if (implemented.has(name) || declared.has(name)) return false;
+    declared.add(name);
+    return true;
+  });
+}
