@@ -7,6 +7,7 @@ import type {
   ReferenceKind,
   SymbolKind,
 } from "../core/graph.js";
+import { type FoundNodes, SearchedTypes, searchNodes } from "../ingest/chunk/node-search.js";
 import { nameOf } from "../ingest/chunk/syntax-nodes.js";
 import { definitionDoc } from "./definition-docs.js";
 import { signatureOf, withoutOverloads } from "./definition-signatures.js";
@@ -103,14 +104,16 @@ export function extractGraph(
   };
   const memberCalls = new Map<string, { lines: number[] }>();
   const marks = language === "ruby";
-  const addReference = (node: Node, type: string) => {
-    const at = node.startIndex;
+  const addReference = (found: FoundNodes, index: number, type: string) => {
+    const at = found.startIndex(index);
     if (skip.has(at)) return;
     const end = nameEnd(source, at, marks);
     if (end === at) return;
     const call = isCalled(source, end);
-    if (call && end - at === 7 && source.startsWith("require", at) && node.parent)
-      readImport(node.parent);
+    if (call && end - at === 7 && source.startsWith("require", at)) {
+      const parent = found.node(index).parent;
+      if (parent) readImport(parent);
+    }
     let kind: ReferenceKind | null;
     let member = false;
     if (importSpans.contains(at)) kind = "import";
@@ -125,7 +128,7 @@ export function extractGraph(
     // Sliced only now: most names are members, which need no string of their own.
     const name = source.slice(at, end);
     if (IGNORED.has(name)) return;
-    const line = node.startPosition.row + 1;
+    const line = found.row(index) + 1;
     const entries = member ? memberCalls : seen[kind];
     const entry = entries.get(name);
     if (!entry) {
@@ -137,32 +140,16 @@ export function extractGraph(
     } else if (entry.lines[entry.lines.length - 1] !== line) entry.lines.push(line);
   };
 
-  // One search for every type: each search walks the whole tree.
-  const nodes = root.descendantsOfType(types.all);
-  if (spec.definitions.variable_declarator) {
-    nodes.push(...topLevelDeclarators(root));
-    // Pre-order: a declarator before the name it declares (they start together).
-    nodes.sort(
-      (a, b) =>
-        a.startIndex - b.startIndex ||
-        Number(types.names.has(a.type)) - Number(types.names.has(b.type)),
-    );
-  }
-  for (const node of nodes) {
-    const type = node.type;
-    if (types.names.has(type)) {
-      addReference(node, type);
-      continue;
-    }
+  const addStructure = (node: Node, type: string) => {
     const start = node.startIndex;
     while (owners.length > 0 && (owners[owners.length - 1]?.end ?? 0) <= start) owners.pop();
     if (spec.definitions[type]) {
       const owner = owners[owners.length - 1];
-      const found = definitionAt(node, type, spec, owner ?? null, source, language);
-      if (found) {
-        definitions.push(found);
-        if (type === "function_signature") signatures.add(found);
-        owners.push({ end: node.endIndex, name: found.name, kind: found.kind });
+      const definition = definitionAt(node, type, spec, owner ?? null, source, language);
+      if (definition) {
+        definitions.push(definition);
+        if (type === "function_signature") signatures.add(definition);
+        owners.push({ end: node.endIndex, name: definition.name, kind: definition.kind });
         const declared = declaredName(node);
         if (declared) skip.add(declared.startIndex);
       }
@@ -177,6 +164,28 @@ export function extractGraph(
     if (spec.imports.has(type)) readImport(node);
     if (spec.inherits.has(type)) inheritSpans.add(start, node.endIndex);
     if (spec.typeContexts.has(type)) typedSpans.add(start, node.endIndex);
+  };
+
+  // One search for every type: each search walks the whole tree.
+  const found = searchNodes(root, types.searched);
+  const declarators = spec.definitions.variable_declarator ? topLevelDeclarators(root) : [];
+  let nextDeclarator = 0;
+  for (let index = 0; index < found.count; index++) {
+    const type = types.searched.typeName(found.typeId(index));
+    const isName = types.names.has(type);
+    // Pre-order: a declarator before the name it declares (they start together).
+    while (nextDeclarator < declarators.length) {
+      const declarator = declarators[nextDeclarator] as Node;
+      const before = declarator.startIndex - found.startIndex(index);
+      if (before > 0 || (before === 0 && !isName)) break;
+      addStructure(declarator, "variable_declarator");
+      nextDeclarator++;
+    }
+    if (isName) addReference(found, index, type);
+    else addStructure(found.node(index), type);
+  }
+  for (; nextDeclarator < declarators.length; nextDeclarator++) {
+    addStructure(declarators[nextDeclarator] as Node, "variable_declarator");
   }
   imports.sort((a, b) => a.line - b.line);
   return { definitions: withoutOverloads(definitions, signatures), references, imports };
@@ -228,15 +237,15 @@ function topLevelDeclarators(root: Node): Node[] {
   return found;
 }
 
-interface SearchedTypes {
-  readonly all: string[];
+interface GraphTypes {
+  readonly searched: SearchedTypes;
   readonly names: ReadonlySet<string>;
 }
 
-const typeLists = new Map<Language, SearchedTypes>();
+const typeLists = new Map<Language, GraphTypes>();
 
 /** The reader's node types that this grammar has (the JavaScript grammar shares TypeScript's reader). */
-function typesOf(language: Language, spec: GraphLanguage): SearchedTypes {
+function typesOf(language: Language, spec: GraphLanguage): GraphTypes {
   let lists = typeLists.get(language);
   if (!lists) {
     const has = (type: string) => language.idForNodeType(type, true) !== null;
@@ -249,7 +258,10 @@ function typesOf(language: Language, spec: GraphLanguage): SearchedTypes {
       ...spec.declarations,
     ]);
     const names = [...spec.identifiers].filter(has);
-    lists = { all: [...[...structure].filter(has), ...names], names: new Set(names) };
+    lists = {
+      searched: new SearchedTypes(language, [...[...structure].filter(has), ...names]),
+      names: new Set(names),
+    };
     typeLists.set(language, lists);
   }
   return lists;

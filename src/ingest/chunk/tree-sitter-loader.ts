@@ -4,6 +4,7 @@ import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Language, Parser } from "web-tree-sitter";
 import { GRAMMARS } from "./languages.js";
+import { enableNodeSearch } from "./node-search.js";
 import { shortcutTransfers } from "./wasm-transfers.js";
 
 const require = createRequire(import.meta.url);
@@ -21,13 +22,15 @@ let initialized: Promise<boolean> | null = null;
 const parsers = new Map<string, Promise<Parser>>();
 
 /**
- * Starts web-tree-sitter once per thread; resolves to whether its node
- * transfers take the shortcut of wasm-transfers.ts.
+ * Starts web-tree-sitter once per thread, with the code graph's node search
+ * (node-search.ts); resolves to whether its node transfers take the shortcut
+ * of wasm-transfers.ts.
  */
 export function initializeTreeSitter(): Promise<boolean> {
   initialized ??= (async () => {
     const module: Record<string, unknown> = {};
     await Parser.init(module);
+    enableNodeSearch(module);
     return shortcutTransfers(module);
   })();
   return initialized;
