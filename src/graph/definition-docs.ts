@@ -89,17 +89,19 @@ function docstringAt(source: string, bodyStart: number): string {
 
 /** Comment markers off, lines joined, cut at a word boundary. */
 function cleanDoc(lines: readonly string[]): string {
-  const text = lines
-    .map((line) =>
-      line
-        .trim()
-        .replace(/^(\/\*+!?|\*+\/?|\/\/[/!]?|#+)/, "")
-        .replace(/\*+\/$/, "")
-        .trim(),
-    )
-    .filter((line) => line.length > 0)
-    .join(" ")
-    .replace(/\s+/g, " ");
+  let text = "";
+  for (const line of lines) {
+    const clean = line
+      .trim()
+      .replace(/^(\/\*+!?|\*+\/?|\/\/[/!]?|#+)/, "")
+      .replace(/\*+\/$/, "")
+      .trim()
+      .replace(/\s+/g, " ");
+    if (clean.length === 0) continue;
+    text = text === "" ? clean : `${text} ${clean}`;
+    // A long block's later lines (a JSDoc's @param list) would only be cut off.
+    if (text.length > MAX_DOC_CHARS) break;
+  }
   if (text.length <= MAX_DOC_CHARS) return text;
   const cut = text.lastIndexOf(" ", MAX_DOC_CHARS);
   return text.slice(0, cut > 0 ? cut : MAX_DOC_CHARS);
