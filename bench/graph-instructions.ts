@@ -3,9 +3,10 @@
  * CPU time on this machine move by 10–20 % between sittings, so five timed
  * pairs cannot tell a change of a few points apart. valgrind's cachegrind
  * counts the instructions of one index run in one thread with V8's
- * background threads off (`node --single-threaded`), which moves by up to
- * 2 % between runs (timers still steer some of V8's and our own work). Runs
- * only where valgrind is installed.
+ * background threads off (`node --single-threaded`). A count still moves by
+ * 2–3 % between runs (timers steer some of V8's and our own work), and the
+ * share of one pair by three points either way, so three pairs are counted and
+ * the median share is the figure. Runs only where valgrind is installed.
  */
 import { execFile } from "node:child_process";
 import { cpSync, mkdirSync, writeFileSync } from "node:fs";
@@ -16,11 +17,23 @@ import { promisify } from "node:util";
 const run = promisify(execFile);
 const SCRIPT = fileURLToPath(new URL("./index-one-thread.mjs", import.meta.url));
 
+/** Pairs counted; the median pair's share is reported. */
+const PAIRS = 3;
+
 export interface GraphInstructions {
   /** Instructions of starting node and ctx and indexing nothing. */
   readonly startup: number;
-  readonly without: number;
-  readonly withGraph: number;
+  /** One count per pair, in the order counted. */
+  readonly without: readonly number[];
+  readonly withGraph: readonly number[];
+}
+
+/** The graph's share of the indexing (start-up left out) in each pair, in percent. */
+export function pairShares(counted: GraphInstructions): number[] {
+  return counted.withGraph.map((withGraph, pair) => {
+    const without = counted.without[pair] as number;
+    return (100 * (withGraph - without)) / (without - counted.startup);
+  });
 }
 
 async function valgrindInstalled(): Promise<boolean> {
@@ -53,7 +66,7 @@ async function counted(tree: string, db: string, graph: boolean): Promise<number
   return Number(refs.replaceAll(",", ""));
 }
 
-/** Counts indexing `source` (a copy of it) with and without the graph, and an empty tree; null without valgrind. */
+/** Counts indexing `source` (a copy of it) with and without the graph, three times, and an empty tree once; null without valgrind. */
 export async function graphInstructions(
   source: string,
   work: string,
@@ -65,10 +78,17 @@ export async function graphInstructions(
   writeFileSync(join(empty, "README.md"), "nothing to index\n");
   cpSync(source, bare, { recursive: true });
   cpSync(source, full, { recursive: true });
-  const [startup, without, withGraph] = await Promise.all([
-    counted(empty, join(work, "counted-empty.db"), true),
-    counted(bare, join(work, "counted-without.db"), false),
-    counted(full, join(work, "counted-with.db"), true),
-  ]);
+  const startup = await counted(empty, join(work, "counted-empty.db"), true);
+  const without: number[] = [];
+  const withGraph: number[] = [];
+  for (let pair = 0; pair < PAIRS; pair++) {
+    // Side by side, one per core: both see the same load.
+    const [bareCount, fullCount] = await Promise.all([
+      counted(bare, join(work, `counted-without-${pair}.db`), false),
+      counted(full, join(work, `counted-with-${pair}.db`), true),
+    ]);
+    without.push(bareCount);
+    withGraph.push(fullCount);
+  }
   return { startup, without, withGraph };
 }
