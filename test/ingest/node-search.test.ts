@@ -3,6 +3,7 @@ import {
   nodeSearchEnabled,
   SearchedTypes,
   searchNodes,
+  searchNodesWithLibrary,
 } from "../../src/ingest/chunk/node-search.js";
 import { initializeTreeSitter, parserFor } from "../../src/ingest/chunk/tree-sitter-loader.js";
 
@@ -84,6 +85,29 @@ describe("the code graph's node search", () => {
       lines - 1,
     ]);
     expect(found.node(last).text).toBe("z");
+    tree.delete();
+  });
+
+  it("answers the same through the library's search, the way taken when the module is not as expected", async () => {
+    const tree = await parse(
+      "python",
+      "import os\n\nclass A(B):\n    def run(self):\n        return os.path.join(self.x)\n",
+    );
+    const types = new SearchedTypes(tree.language, [
+      "identifier",
+      "class_definition",
+      "import_statement",
+    ]);
+    const fields = (found: ReturnType<typeof searchNodes>) =>
+      [...Array(found.count).keys()].map((index) => [
+        types.typeName(found.typeId(index)),
+        found.startIndex(index),
+        found.row(index),
+        found.node(index).text,
+      ]);
+    const direct = fields(searchNodes(tree.rootNode, types));
+    expect(direct.length).toBe(12);
+    expect(fields(searchNodesWithLibrary(tree.rootNode, types))).toEqual(direct);
     tree.delete();
   });
 

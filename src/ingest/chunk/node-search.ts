@@ -103,7 +103,7 @@ export interface FoundNodes {
 
 /** Every node under `root` of one of `types`, in document order. */
 export function searchNodes(root: Node, types: SearchedTypes): FoundNodes {
-  if (!wasm || types.ids.length === 0) return libraryFound(root, types);
+  if (!wasm || types.ids.length === 0) return searchNodesWithLibrary(root, types);
   const { module, transfer } = wasm;
   const slot = transfer >> 2;
   writeNode(module.HEAP32, slot, root.id, root.startIndex, root.startPosition, aliasOf(root));
@@ -200,7 +200,8 @@ class RawFound implements FoundNodes {
   }
 }
 
-function libraryFound(root: Node, types: SearchedTypes): FoundNodes {
+/** The same search through the library's `descendantsOfType`: where the module is not as expected. */
+export function searchNodesWithLibrary(root: Node, types: SearchedTypes): FoundNodes {
   const nodes = types.ids.length === 0 ? [] : root.descendantsOfType([...types.names]);
   return {
     count: nodes.length,
