@@ -47,7 +47,10 @@ const billions = (count: number) => (count / 1e9).toFixed(2);
 
 function instructionsRow(counted: GraphInstructions): string {
   const shares = pairShares(counted);
-  const median = [...shares].sort((a, b) => a - b)[Math.floor(shares.length / 2)] as number;
+  const median = percentile(
+    [...shares].sort((a, b) => a - b),
+    0.5,
+  );
   const pairs = counted.withGraph
     .map(
       (withGraph, pair) => `${billions(withGraph)} / ${billions(counted.without[pair] as number)}`,
