@@ -43,32 +43,55 @@ export function pageRank(
   const tolerance = options.tolerance ?? 1e-6;
   for (let iteration = 0; iteration < maxIterations; iteration++) {
     next.fill(0);
-    let dangling = 0;
-    for (let node = 0; node < nodeCount; node++) {
-      const value = rank[node] as number;
-      const start = offsets[node] as number;
-      const end = offsets[node + 1] as number;
-      if (start === end) {
-        dangling += value;
-        continue;
-      }
-      const spread = damping * value;
-      for (let e = start; e < end; e++) {
-        const target = targets[e] as number;
-        next[target] = (next[target] as number) + spread * (shares[e] as number);
-      }
-    }
-    const back = 1 - damping + damping * dangling;
-    let change = 0;
-    for (let node = 0; node < nodeCount; node++) {
-      const value = (next[node] as number) + back * (jump[node] as number);
-      next[node] = value;
-      change += Math.abs(value - (rank[node] as number));
-    }
+    const dangling = spreadRank(rank, next, offsets, targets, shares, damping);
+    const change = addJump(next, rank, jump, 1 - damping + damping * dangling);
     [rank, next] = [next, rank];
     if (change < tolerance) break;
   }
   return rank;
+}
+
+/**
+ * One step's spread of each node's rank over its out-edges into `next`; what
+ * nodes without edges hold is returned. The steps' passes are functions of
+ * their own: compiled as one function, each pass first reached after the
+ * others were compiled had the whole compiled again.
+ */
+function spreadRank(
+  rank: Float64Array,
+  next: Float64Array,
+  offsets: Int32Array,
+  targets: Int32Array,
+  shares: Float64Array,
+  damping: number,
+): number {
+  let dangling = 0;
+  for (let node = 0; node < rank.length; node++) {
+    const value = rank[node] as number;
+    const start = offsets[node] as number;
+    const end = offsets[node + 1] as number;
+    if (start === end) {
+      dangling += value;
+      continue;
+    }
+    const spread = damping * value;
+    for (let e = start; e < end; e++) {
+      const target = targets[e] as number;
+      next[target] = (next[target] as number) + spread * (shares[e] as number);
+    }
+  }
+  return dangling;
+}
+
+/** `back` of the jump distribution added to `next`; the total change from `rank`. */
+function addJump(next: Float64Array, rank: Float64Array, jump: Float64Array, back: number): number {
+  let change = 0;
+  for (let node = 0; node < next.length; node++) {
+    const value = (next[node] as number) + back * (jump[node] as number);
+    next[node] = value;
+    change += Math.abs(value - (rank[node] as number));
+  }
+  return change;
 }
 
 function jumpVector(nodeCount: number, personal?: ReadonlyMap<number, number>): Float64Array {
@@ -99,6 +122,15 @@ export interface Transitions {
  * carries nothing.
  */
 export function transitions(rows: readonly ScaledEdges[], nodeCount: number): Transitions {
+  const offsets = mergedOffsets(rows, nodeCount);
+  const targets = new Int32Array(offsets[nodeCount] as number);
+  const shares = new Float64Array(targets.length);
+  fillShares(rows, offsets, targets, shares);
+  return { offsets, targets, shares };
+}
+
+/** Where each node's merged row starts (a pass of its own, as in `pageRank`). */
+function mergedOffsets(rows: readonly ScaledEdges[], nodeCount: number): Int32Array {
   const offsets = new Int32Array(nodeCount + 1);
   for (let node = 0; node < nodeCount; node++) {
     let count = 0;
@@ -107,9 +139,16 @@ export function transitions(rows: readonly ScaledEdges[], nodeCount: number): Tr
     }
     offsets[node + 1] = (offsets[node] as number) + count;
   }
-  const targets = new Int32Array(offsets[nodeCount] as number);
-  const shares = new Float64Array(targets.length);
-  for (let node = 0; node < nodeCount; node++) {
+  return offsets;
+}
+
+function fillShares(
+  rows: readonly ScaledEdges[],
+  offsets: Int32Array,
+  targets: Int32Array,
+  shares: Float64Array,
+): void {
+  for (let node = 0; node < offsets.length - 1; node++) {
     let at = offsets[node] as number;
     let total = 0;
     for (const { edges, scale } of rows) {
@@ -124,5 +163,4 @@ export function transitions(rows: readonly ScaledEdges[], nodeCount: number): Tr
       shares[e] = total > 0 ? (shares[e] as number) / total : 0;
     }
   }
-  return { offsets, targets, shares };
 }
