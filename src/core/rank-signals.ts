@@ -26,6 +26,8 @@ export interface RankSignals {
   readonly fileHits?: number;
   /** 1 when it holds a line the task points at (a stack frame, `path:line`). */
   readonly located?: number;
+  /** 1 when a comment in it opens with a word of the task ("Decides which files changed"). */
+  readonly docLead?: number;
 }
 
 /** Every signal's name: what is kept of a strategy's signals when its fragments are checked. */
@@ -40,6 +42,7 @@ export const RANK_SIGNALS = [
   "fileKeyword",
   "fileHits",
   "located",
+  "docLead",
 ] as const satisfies readonly (keyof RankSignals)[];
 
 /** The learned ranking's inputs, in the order weights are listed. */
@@ -61,6 +64,7 @@ export const RANK_FEATURES = [
   "symbolNamed",
   "vector",
   "located",
+  "docLead",
 ] as const;
 
 export type RankFeature = (typeof RANK_FEATURES)[number];

@@ -3,6 +3,7 @@ import { SYMBOL_KINDS } from "../core/graph.js";
 import type { RankFeatures, RankSignals } from "../core/rank-signals.js";
 import type { ChunkKind } from "../core/types.js";
 import { fileStemOf, fileWordsOf } from "../strategies/named-files.js";
+import { taskStems } from "./doc-leads.js";
 
 /** What the task says about files, worked out once per query. */
 export interface TaskFacts {
@@ -11,6 +12,8 @@ export interface TaskFacts {
   readonly words: ReadonlySet<string>;
   /** How much co-change counts at this budget (all of it up to 2,000 tokens). */
   readonly coChangeScale: number;
+  /** The task's words as stems, which a comment's first word is matched against. */
+  readonly stems: ReadonlySet<string>;
 }
 
 /**
@@ -28,6 +31,7 @@ export function taskFacts(task: string, budget: number): TaskFacts {
     lowered: task.toLowerCase(),
     words: fileWordsOf(task),
     coChangeScale: Math.sqrt(Math.min(1, CO_CHANGE_FULL_BUDGET / Math.max(1, budget))),
+    stems: taskStems(task),
   };
 }
 
@@ -71,6 +75,7 @@ export function rankFeatures(
     symbolNamed: symbolNamed(where.symbol, facts.words) ? 1 : 0,
     vector: signals.vector ?? 0,
     located: signals.located ?? 0,
+    docLead: signals.docLead ?? 0,
   };
 }
 

@@ -143,6 +143,7 @@ export class BreadthDepthNavigatorStrategy implements ContextStrategy {
       located,
       history,
       scoreOf,
+      facts.stems,
     );
     return this.fill(graph, candidates, text, request, budget, signal);
   }

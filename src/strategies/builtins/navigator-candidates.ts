@@ -29,6 +29,7 @@ export function navigatorCandidates(
   located: readonly LocatedLine[],
   history: History,
   scoreOf: (signals: RankSignals, where: FragmentPlace) => number,
+  stems: ReadonlySet<string>,
 ): Candidate[] {
   const locatedNodes = new Set(located.map(({ node }) => node));
   const holdsLocated = (chunk: StoredChunk) =>
@@ -73,7 +74,7 @@ export function navigatorCandidates(
     const { hash } = hit.chunk;
     copyScores.set(hash, Math.max(copyScores.get(hash) ?? 0, graphScores[index] ?? 0));
   });
-  const keyword = keywordSignals(hits);
+  const keyword = keywordSignals(hits, stems);
   const candidates: Candidate[] = hits.map((hit, rank) => {
     const { chunk } = hit;
     const key = `${chunk.resourceId}\0${chunk.path}`;

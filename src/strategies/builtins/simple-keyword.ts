@@ -8,6 +8,7 @@ import type {
 } from "../../core/strategy.js";
 import { DEFAULT_CAPABILITIES } from "../../core/strategy.js";
 import type { TokenCounter } from "../../core/token-counter.js";
+import { taskStems } from "../../rank/doc-leads.js";
 import { keywordSignals } from "../../rank/keyword-signals.js";
 import { queryTerms } from "../../text/code-tokenizer.js";
 import { fragmentsWithin } from "./chunk-fragments.js";
@@ -51,7 +52,7 @@ export class SimpleKeywordStrategy implements ContextStrategy {
       ...(request.paths ? { pathPrefixes: request.paths } : {}),
     });
     signal?.throwIfAborted();
-    const signals = keywordSignals(hits);
+    const signals = keywordSignals(hits, taskStems(request.task));
     // Candidates past this strategy's share are spares for budget others leave unused.
     return fragmentsWithin(
       hits.map((hit, rank) => ({ chunk: hit.chunk, score: hit.score, signals: signals[rank] })),
