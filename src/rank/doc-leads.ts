@@ -27,9 +27,10 @@ export function taskStems(task: string): ReadonlySet<string> {
 }
 
 /**
- * Stems of the words comments open with, kept: stemming is most of the
- * signal's cost (at 100,000 chunks 1.7 ms a query, 0.3–0.8 ms with the
- * stems kept and each hit read once), and a few hundred distinct words make most of any project's.
+ * Stems of the words comments open with, kept: stemming was most of the
+ * signal's cost (at 100,000 chunks 1.7 ms a query; 0.3–0.8 ms with the stems
+ * kept and each hit read once), and a few hundred distinct words make most
+ * of any project's.
  */
 const leadStems = new Map<string, string>();
 const MAX_LEAD_STEMS = 20_000;
