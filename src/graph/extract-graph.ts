@@ -1,4 +1,4 @@
-import type { Language, Node } from "web-tree-sitter";
+import type { Node } from "web-tree-sitter";
 import { looksMinified } from "../core/file-roles.js";
 import type {
   FileGraph,
@@ -8,7 +8,7 @@ import type {
   ReferenceKind,
   SymbolKind,
 } from "../core/graph.js";
-import { type FoundNodes, SearchedTypes, searchNodes } from "../ingest/chunk/node-search.js";
+import { type FoundNodes, searchNodes } from "../ingest/chunk/node-search.js";
 import { nameOf } from "../ingest/chunk/syntax-nodes.js";
 import { definitionDoc } from "./definition-docs.js";
 import { signatureOf, withoutOverloads } from "./definition-signatures.js";
@@ -16,7 +16,9 @@ import { GRAPH_LANGUAGES, type GraphLanguage } from "./graph-languages.js";
 import { importTargets } from "./import-targets.js";
 import type { PathAliases } from "./path-aliases.js";
 import { readImports } from "./read-imports.js";
+import { MEMBER_NAME, NAME, TYPE_NAME, typesOf } from "./searched-types.js";
 import { isCalled, isMember, nameEnd } from "./source-names.js";
+import { SpanSweep } from "./span-sweep.js";
 
 /** Names that are the language, not the project. */
 const IGNORED = new Set([
@@ -31,7 +33,6 @@ const IGNORED = new Set([
   "true",
   "false",
 ]);
-const MEMBER_NAMES = new Set(["property_identifier", "field_identifier"]);
 const METHOD_OWNERS: ReadonlySet<SymbolKind | null> = new Set([
   "class",
   "interface",
@@ -214,33 +215,6 @@ class FoundReference implements GraphReference {
 }
 
 /**
- * Spans added in order of their start (as a pre-order search finds them),
- * asked about positions in increasing order: is a position inside one?
- */
-class SpanSweep {
-  private readonly starts: number[] = [];
-  private readonly ends: number[] = [];
-  private next = 0;
-  private readonly open: number[] = [];
-
-  add(start: number, end: number): void {
-    this.starts.push(start);
-    this.ends.push(end);
-  }
-
-  contains(at: number): boolean {
-    while (this.next < this.starts.length && (this.starts[this.next] as number) <= at) {
-      this.open.push(this.ends[this.next] as number);
-      this.next++;
-    }
-    for (let i = this.open.length - 1; i >= 0; i--) {
-      if ((this.open[i] as number) <= at) this.open.splice(i, 1);
-    }
-    return this.open.length > 0;
-  }
-}
-
-/**
  * Module-level `const x = …` declarators. Found from the root's children:
  * asking each of a file's declarators for its parents cost more than all
  * other definitions together.
@@ -257,51 +231,6 @@ function topLevelDeclarators(root: Node): Node[] {
     }
   }
   return found;
-}
-
-interface GraphTypes {
-  readonly searched: SearchedTypes;
-  /** By type id: NAME, TYPE_NAME, MEMBER_NAME; a number, not a set of type names, for every found node. */
-  readonly flags: Uint8Array;
-}
-
-/** A name, as opposed to a definition, import or clause. */
-const NAME = 1;
-/** A name that names a type (`type_identifier`). */
-const TYPE_NAME = 2;
-/** A name after a dot (`property_identifier`, `field_identifier`). */
-const MEMBER_NAME = 4;
-
-const typeLists = new Map<Language, GraphTypes>();
-
-/** The reader's node types that this grammar has (the JavaScript grammar shares TypeScript's reader). */
-function typesOf(language: Language, spec: GraphLanguage): GraphTypes {
-  let lists = typeLists.get(language);
-  if (!lists) {
-    const has = (type: string) => language.idForNodeType(type, true) !== null;
-    // Declarators are found from the root (see topLevelDeclarators).
-    const structure = new Set([
-      ...Object.keys(spec.definitions).filter((type) => type !== "variable_declarator"),
-      ...spec.imports,
-      ...spec.inherits,
-      ...spec.typeContexts,
-      ...spec.declarations,
-    ]);
-    const names = [...spec.identifiers].filter(has);
-    const searched = new SearchedTypes(language, [...[...structure].filter(has), ...names]);
-    const flags = new Uint8Array(language.types.length);
-    for (const id of searched.ids) {
-      const type = searched.typeName(id);
-      if (!spec.identifiers.has(type)) continue;
-      flags[id] =
-        NAME |
-        (spec.typeIdentifiers.has(type) ? TYPE_NAME : 0) |
-        (MEMBER_NAMES.has(type) ? MEMBER_NAME : 0);
-    }
-    lists = { searched, flags };
-    typeLists.set(language, lists);
-  }
-  return lists;
 }
 
 /** A class field's name: TypeScript's grammar calls it `name`, JavaScript's `property`. */
