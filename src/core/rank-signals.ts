@@ -26,7 +26,7 @@ export interface RankSignals {
   readonly fileHits?: number;
   /** 1 when it holds a line the task points at (a stack frame, `path:line`). */
   readonly located?: number;
-  /** 1 when a comment in it opens with a word of the task ("Decides which files changed"). */
+  /** 1 when a comment in it opens with a word of the task ("Retries a request"). */
   readonly docLead?: number;
 }
 
@@ -65,6 +65,7 @@ export const RANK_FEATURES = [
   "vector",
   "located",
   "docLead",
+  "nameWords",
 ] as const;
 
 export type RankFeature = (typeof RANK_FEATURES)[number];

@@ -3,8 +3,8 @@ import { QUERY_STOPWORDS } from "../text/stopwords.js";
 
 /**
  * A comment that documents code opens with what the code does, in a word:
- * "Decides which of a root's files changed", "Returns the route for a path".
- * A task asking how something is decided, or to fix what a function returns,
+ * "Retries a request after a 429", "Returns the route for a path". A task
+ * asking how requests are retried, or to fix what a function returns,
  * shares that word with the code that does it, where the code merely about
  * the same things (a type holding what is compared) does not. BM25 weighs the
  * word like any other in the chunk; this reads it where it leads.
@@ -35,7 +35,7 @@ export function taskStems(task: string): ReadonlySet<string> {
 const leadStems = new Map<string, string>();
 const MAX_LEAD_STEMS = 20_000;
 
-function stemOf(word: string): string {
+export function stemOf(word: string): string {
   let stem = leadStems.get(word);
   if (stem === undefined) {
     if (leadStems.size >= MAX_LEAD_STEMS) leadStems.clear();

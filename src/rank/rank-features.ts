@@ -4,6 +4,7 @@ import type { RankFeatures, RankSignals } from "../core/rank-signals.js";
 import type { ChunkKind } from "../core/types.js";
 import { fileStemOf, fileWordsOf } from "../strategies/named-files.js";
 import { taskStems } from "./doc-leads.js";
+import { namedByTaskWords } from "./name-words.js";
 
 /** What the task says about files, worked out once per query. */
 export interface TaskFacts {
@@ -76,6 +77,7 @@ export function rankFeatures(
     vector: signals.vector ?? 0,
     located: signals.located ?? 0,
     docLead: signals.docLead ?? 0,
+    nameWords: namedByTaskWords(where.symbol, facts.stems) ? 1 : 0,
   };
 }
 

@@ -51,15 +51,16 @@ describe("a comment that opens with a word of the task", () => {
     expect(signals.map((s) => s.docLead)).toEqual([1, undefined]);
   });
 
-  // Without the signal the type ranks first (its words match the task better); with it,
+  // Without the signal the type ranks first (its words match the task better; its name is
+  // not one the task spells out, which nameWords would lift); with it,
   // the function whose doc opens with the task's verb.
   it("puts the function that does what the task asks before a type of the same words", async () => {
     const root = tempDir();
     writeFiles(root, {
       "src/candidate.ts":
-        "/** What the index keeps of each file to decide whether it changed: its size and mtime. */\nexport interface IndexedFile { path: string; size: number; mtime: number }\n",
+        "/** What the index keeps of each file to decide whether the file changed: its size and mtime. */\nexport interface IndexedEntry { path: string; size: number; mtime: number }\n",
       "src/refresh.ts":
-        "/** Decides which files changed since the last run, and reads only those. */\nexport function refresh(files: IndexedFile[], known: Map<string, IndexedFile>) {\n  return files.filter((file) => known.get(file.path)?.size !== file.size);\n}\n",
+        "/** Decides which files changed since the last run, and reads only those. */\nexport function refresh(files: IndexedEntry[], known: Map<string, IndexedEntry>) {\n  return files.filter((file) => known.get(file.path)?.size !== file.size);\n}\n",
     });
     const engine = await indexedEngine(root);
     const result = await engine.query({ task: TASK, budget: 4000, format: "json", explain: true });

@@ -1,10 +1,11 @@
 /**
- * Adds the `docLead` feature to the pinned rows from the texts they are about,
- * with the code the pipeline measures it with, so rows made before the
- * feature existed train it: a code question's unit from the corpus, a
- * commit's fragment from its parent tree (through `git cat-file`).
+ * Sets the features read off a fragment's text and symbol (`docLead`,
+ * `nameWords`) in the pinned rows, with the code the pipeline measures them
+ * with, so rows made before a feature existed train it: a code question's unit
+ * from the corpus, a commit's fragment from its parent tree (through
+ * `git cat-file`), its symbol from that file's chunks and definitions.
  *
- *   npx tsx bench/ranker/add-doc-leads.ts ../shared/eval/code-dev ../shared/commit-bench GIT_DIRS
+ *   npx tsx bench/ranker/add-text-features.ts ../shared/eval/code-dev ../shared/commit-bench GIT_DIRS
  *
  * GIT_DIRS holds `<repo>.git` for each repository (clones of the bundles, as
  * README.md's recipe makes them). Rows are rewritten in place, in order.
@@ -14,13 +15,17 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
+import { DocumentChunker } from "../../src/ingest/chunk/chunk-document.js";
+import { DEFAULT_CHUNK_LIMITS } from "../../src/ingest/chunk/draft-builder.js";
 import { opensWithTaskWord, taskStems } from "../../src/rank/doc-leads.js";
+import { namedByTaskWords } from "../../src/rank/name-words.js";
+import { createTokenCounter } from "../../src/tokens/create-counter.js";
 import { type RankingRow, readRows } from "./ranking-rows.js";
 
 const HERE = fileURLToPath(new URL(".", import.meta.url));
 const [codeDev, commitBench, gitDirs] = process.argv.slice(2);
 if (!codeDev || !commitBench || !gitDirs)
-  throw new Error("usage: add-doc-leads.ts CODE_DEV_DIR COMMIT_BENCH_DIR GIT_DIRS");
+  throw new Error("usage: add-text-features.ts CODE_DEV_DIR COMMIT_BENCH_DIR GIT_DIRS");
 
 const jsonLines = (file: string) =>
   readFileSync(file, "utf8")
@@ -28,18 +33,25 @@ const jsonLines = (file: string) =>
     .filter((line) => line.trim())
     .map((line) => JSON.parse(line) as Record<string, unknown>);
 
-function withDocLead(row: RankingRow, task: string, text: string): RankingRow {
-  const docLead = opensWithTaskWord(text, taskStems(task)) ? 1 : 0;
-  return { ...row, features: { ...row.features, docLead } };
+/**
+ * A code question's unit is stored with no symbol (`ctx eval` chunks nothing),
+ * so `nameWords` is 0 on its keyword fragment, as it is here.
+ */
+function withTextFeatures(row: RankingRow, task: string, text: string, symbol: string): RankingRow {
+  const stems = taskStems(task);
+  const docLead = opensWithTaskWord(text, stems) ? 1 : 0;
+  const nameWords = namedByTaskWords(symbol, stems) ? 1 : 0;
+  return { ...row, features: { ...row.features, docLead, nameWords } };
 }
 
 function write(file: string, rows: readonly RankingRow[]): void {
   const text = rows.map((row) => JSON.stringify(row)).join("\n");
   writeFileSync(file, gzipSync(`${text}\n`, { level: 9 }));
-  const led = rows.filter((row) => row.features.docLead === 1);
-  process.stdout.write(
-    `${file}: ${rows.length} rows, docLead on ${led.length} (${led.filter((row) => row.gain > 0).length} relevant)\n`,
-  );
+  const counts = (["docLead", "nameWords"] as const).map((name) => {
+    const on = rows.filter((row) => row.features[name] === 1);
+    return `${name} on ${on.length} (${on.filter((row) => row.gain > 0).length} relevant)`;
+  });
+  process.stdout.write(`${file}: ${rows.length} rows, ${counts.join(", ")}\n`);
 }
 
 // The code questions: each unit's text from the corpus.
@@ -49,10 +61,11 @@ const codeDevFile = join(HERE, "data", "code-dev.jsonl.gz");
 write(
   codeDevFile,
   (await readRows(codeDevFile)).map((row) =>
-    withDocLead(
+    withTextFeatures(
       row,
       String(questions.get(row.query.split("/").pop() ?? "") ?? ""),
       String(corpus.get(row.item) ?? ""),
+      "",
     ),
   ),
 );
@@ -118,7 +131,24 @@ for (const repo of ["hono", "click", "core", "poetry"]) {
     commits.set(`${repo}/${task.sha}`, { parent: String(task.parent), task: String(task.task) });
   blobs.set(repo, new Blobs(join(gitDirs, `${repo}.git`)));
 }
-const files = new Map<string, string[]>();
+/**
+ * The symbol a fragment carries: its chunk's when it is one chunk, else the
+ * outermost definition starting on its first line (a graph walk's fragment).
+ */
+const chunker = new DocumentChunker(DEFAULT_CHUNK_LIMITS, createTokenCounter("o200k"));
+async function symbolsOf(path: string, text: string): Promise<Map<string, string>> {
+  const { chunks, graph } = await chunker.chunk(path, text);
+  const outermost = new Map<number, { name: string; endLine: number }>();
+  for (const { name, startLine, endLine } of graph?.definitions ?? []) {
+    const known = outermost.get(startLine);
+    if (!known || endLine > known.endLine) outermost.set(startLine, { name, endLine });
+  }
+  const symbols = new Map([...outermost].map(([line, { name }]) => [String(line), name]));
+  for (const chunk of chunks) symbols.set(`${chunk.startLine}-${chunk.endLine}`, chunk.symbol);
+  return symbols;
+}
+
+const files = new Map<string, { lines: string[]; symbols: Map<string, string> }>();
 const rows: RankingRow[] = [];
 for (const row of await readRows(commitFile)) {
   const repo = row.query.split("/")[0] ?? "";
@@ -127,12 +157,15 @@ for (const row of await readRows(commitFile)) {
   if (!commit || !match) throw new Error(`no commit or lines for ${row.query} ${row.item}`);
   const [, path, start, end] = match;
   const key = `${commit.parent}:${path}`;
-  let lines = files.get(key);
-  if (!lines) {
-    lines = (await (blobs.get(repo) as Blobs).read(key)).split("\n");
-    files.set(key, lines);
+  let file = files.get(key);
+  if (!file) {
+    const text = await (blobs.get(repo) as Blobs).read(key);
+    file = { lines: text.split("\n"), symbols: await symbolsOf(path as string, text) };
+    files.set(key, file);
   }
-  rows.push(withDocLead(row, commit.task, lines.slice(Number(start) - 1, Number(end)).join("\n")));
+  const symbol = file.symbols.get(`${start}-${end}`) ?? file.symbols.get(String(start)) ?? "";
+  const text = file.lines.slice(Number(start) - 1, Number(end)).join("\n");
+  rows.push(withTextFeatures(row, commit.task, text, symbol));
 }
 for (const blob of blobs.values()) blob.close();
 write(commitFile, rows);
