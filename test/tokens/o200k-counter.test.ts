@@ -144,6 +144,28 @@ describe("o200kCounter", () => {
     }
   });
 
+  // Words around a character outside ASCII are counted apart from the rest of their line,
+  // cut at a space after a printable character: no piece spans such a point.
+  it("counts the words around a character outside ASCII exactly, cut at the spaces that break pieces", () => {
+    for (const text of [
+      "## src/ingest/index-resources.ts:207-248 — indexFiles (score 0.200)\n\n```typescript\n",
+      "x —y z",
+      "a( —) b",
+      "foo —\n/bar baz",
+      "a\u00a0 —b c",
+      "a  — b",
+      "end —",
+      "— start here",
+      "don't —'s it's",
+      "12 345 — 6789 0",
+      "café au lait, naïve — résumé\n  indented é line\n",
+      "x —/ /y",
+      "\t— \t—\t",
+    ]) {
+      expect(o200kCounter.count(text), JSON.stringify(text)).toBe(reference(text));
+    }
+  });
+
   it("merges long pieces that are not one token as BPE does", () => {
     for (const text of ["x".repeat(300), "ab".repeat(500), "=".repeat(257), " ".repeat(1000)]) {
       expect(o200kCounter.count(text)).toBe(reference(text));
