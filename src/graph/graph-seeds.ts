@@ -34,12 +34,26 @@ export function keywordSeeds(graph: LoadedGraph, hits: readonly TextHit[]): Map<
 export function chunkNodes(graph: LoadedGraph, chunk: StoredChunk): number[] {
   const file = graph.filesAt(chunk.path).find((f) => f.resourceId === chunk.resourceId);
   if (!file) return [];
-  const starting = file.definitions.filter((id) => {
+  // Definitions are in line order: those starting in the chunk are found by halving, not
+  // by reading every one (a declaration file of thousands, for each of a query's hits).
+  const { definitions } = file;
+  let low = 0;
+  let high = definitions.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    const node = graph.nodes[definitions[middle] as number];
+    if (node && node.startLine < chunk.startLine) low = middle + 1;
+    else high = middle;
+  }
+  const starting: number[] = [];
+  for (let at = low; at < definitions.length; at++) {
+    const id = definitions[at] as number;
     const node = graph.nodes[id];
-    if (!node || node.startLine < chunk.startLine || node.startLine > chunk.endLine) return false;
+    if (!node) continue;
+    if (node.startLine > chunk.endLine) break;
     const parent = graph.nodes[node.parent];
-    return !parent || parent.kind === "file" || parent.startLine < chunk.startLine;
-  });
+    if (!parent || parent.kind === "file" || parent.startLine < chunk.startLine) starting.push(id);
+  }
   if (starting.length > 0) return starting;
   const fileIndex = graph.nodes[file.node]?.file ?? -1;
   return [graph.nodeAtLine(fileIndex, chunk.startLine)];
