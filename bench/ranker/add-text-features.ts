@@ -17,8 +17,9 @@ import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { DocumentChunker } from "../../src/ingest/chunk/chunk-document.js";
 import { DEFAULT_CHUNK_LIMITS } from "../../src/ingest/chunk/draft-builder.js";
-import { opensWithTaskWord, taskStems } from "../../src/rank/doc-leads.js";
+import { opensWithTaskWord } from "../../src/rank/doc-leads.js";
 import { namedByTaskWords } from "../../src/rank/name-words.js";
+import { taskStems } from "../../src/text/word-stems.js";
 import { createTokenCounter } from "../../src/tokens/create-counter.js";
 import { type RankingRow, readRows } from "./ranking-rows.js";
 

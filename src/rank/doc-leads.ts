@@ -1,5 +1,4 @@
-import { stemmer } from "stemmer";
-import { QUERY_STOPWORDS } from "../text/stopwords.js";
+import { stemOf } from "../text/word-stems.js";
 
 /**
  * A comment that documents code opens with what the code does, in a word:
@@ -9,41 +8,6 @@ import { QUERY_STOPWORDS } from "../text/stopwords.js";
  * the same things (a type holding what is compared) does not. BM25 weighs the
  * word like any other in the chunk; this reads it where it leads.
  */
-
-let lastTask: { task: string; stems: ReadonlySet<string> } | null = null;
-
-/**
- * The task's words as stems, function words left out: the same set for the
- * same task, so the strategies of one request share what they read with it.
- */
-export function taskStems(task: string): ReadonlySet<string> {
-  if (lastTask?.task === task) return lastTask.stems;
-  const stems = new Set<string>();
-  for (const word of task.toLowerCase().match(/[a-z]{3,}/g) ?? []) {
-    if (!QUERY_STOPWORDS.has(word)) stems.add(stemmer(word));
-  }
-  lastTask = { task, stems };
-  return stems;
-}
-
-/**
- * Stems of the words comments open with, kept: stemming was most of the
- * signal's cost (at 100,000 chunks 1.7 ms a query; 0.3–0.8 ms with the stems
- * kept and each hit read once), and a few hundred distinct words make most
- * of any project's.
- */
-const leadStems = new Map<string, string>();
-const MAX_LEAD_STEMS = 20_000;
-
-export function stemOf(word: string): string {
-  let stem = leadStems.get(word);
-  if (stem === undefined) {
-    if (leadStems.size >= MAX_LEAD_STEMS) leadStems.clear();
-    stem = stemmer(word.toLowerCase());
-    leadStems.set(word, stem);
-  }
-  return stem;
-}
 
 const LEAD_WORD = /[A-Za-z]+/y;
 const SPACE = 32;

@@ -1,5 +1,5 @@
 import { indexTerms } from "../text/code-tokenizer.js";
-import { stemOf } from "./doc-leads.js";
+import { stemOf } from "../text/word-stems.js";
 
 /** An identifier as a definition is named: a symbol's last part (`Router.add` → `add`). */
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;

@@ -3,7 +3,7 @@ import { SYMBOL_KINDS } from "../core/graph.js";
 import type { RankFeatures, RankSignals } from "../core/rank-signals.js";
 import type { ChunkKind } from "../core/types.js";
 import { fileStemOf, fileWordsOf } from "../strategies/named-files.js";
-import { taskStems } from "./doc-leads.js";
+import { taskStems } from "../text/word-stems.js";
 import { namedByTaskWords } from "./name-words.js";
 
 /** What the task says about files, worked out once per query. */

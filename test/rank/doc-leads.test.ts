@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { opensWithTaskWord, taskStems } from "../../src/rank/doc-leads.js";
+import { opensWithTaskWord } from "../../src/rank/doc-leads.js";
 import { keywordSignals } from "../../src/rank/keyword-signals.js";
+import { taskStems } from "../../src/text/word-stems.js";
 import { indexedEngine } from "../helpers/indexed-engine.js";
 import { tempDir, writeFiles } from "../helpers/temp-dir.js";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { taskStems } from "../../src/rank/doc-leads.js";
 import { namedByTaskWords } from "../../src/rank/name-words.js";
+import { taskStems } from "../../src/text/word-stems.js";
 import { indexedEngine } from "../helpers/indexed-engine.js";
 import { tempDir, writeFiles } from "../helpers/temp-dir.js";
 

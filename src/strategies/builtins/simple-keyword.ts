@@ -8,9 +8,9 @@ import type {
 } from "../../core/strategy.js";
 import { DEFAULT_CAPABILITIES } from "../../core/strategy.js";
 import type { TokenCounter } from "../../core/token-counter.js";
-import { taskStems } from "../../rank/doc-leads.js";
 import { keywordSignals } from "../../rank/keyword-signals.js";
 import { queryTerms } from "../../text/code-tokenizer.js";
+import { taskStems } from "../../text/word-stems.js";
 import { fragmentsWithin } from "./chunk-fragments.js";
 
 /** Fragments returned when the request does not say how many. */
