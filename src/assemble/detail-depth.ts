@@ -23,7 +23,7 @@ export function reduceDetail(
   depth: Exclude<DetailDepth, "full">,
 ): ContextFragment | null {
   if (fragment.source.kind !== "file") return null;
-  const lines = fragment.content.split("\n");
+  const lines = new TextLines(fragment.content);
   const range =
     depth === "signature"
       ? signatureRange(lines, fragment.chunkKind)
@@ -36,7 +36,7 @@ export function reduceDetail(
     ...fragment,
     id: withLines(fragment.id, startLine, endLine),
     source: { ...source, startLine, endLine },
-    content: lines.slice(range.start, range.end + 1).join("\n"),
+    content: lines.range(range.start, range.end),
     detailDepth: depth,
     nodeId: fragment.nodeId,
   };
@@ -48,7 +48,47 @@ interface Range {
   readonly end: number;
 }
 
-function signatureRange(lines: readonly string[], kind: ChunkKind): Range | null {
+/**
+ * A text's lines, split only as far as they are read: a reduced form looks at
+ * the first few lines of a chunk, and splitting every hit's whole text into
+ * lines cost a query more than the rest of reducing it.
+ */
+class TextLines {
+  /** Where each line read so far starts; the next line starts after the last one's end. */
+  private readonly starts: number[] = [0];
+  readonly length: number;
+
+  constructor(private readonly text: string) {
+    let count = 1;
+    for (let at = text.indexOf("\n"); at >= 0; at = text.indexOf("\n", at + 1)) count++;
+    this.length = count;
+  }
+
+  /** Line `index` (0-based), or undefined past the last. */
+  at(index: number): string | undefined {
+    if (index < 0 || index >= this.length) return undefined;
+    const from = this.startOf(index);
+    const end = this.text.indexOf("\n", from);
+    return this.text.slice(from, end < 0 ? this.text.length : end);
+  }
+
+  /** Lines `first` to `last` (inclusive) as one text. */
+  range(first: number, last: number): string {
+    const from = this.startOf(first);
+    const end = last + 1 < this.length ? this.startOf(last + 1) - 1 : this.text.length;
+    return this.text.slice(from, end);
+  }
+
+  private startOf(index: number): number {
+    while (this.starts.length <= index) {
+      const previous = this.starts[this.starts.length - 1] as number;
+      this.starts.push(this.text.indexOf("\n", previous) + 1);
+    }
+    return this.starts[index] as number;
+  }
+}
+
+function signatureRange(lines: TextLines, kind: ChunkKind): Range | null {
   const first = firstNonBlank(lines);
   if (first < 0) return null;
   if (!DEFINITION_KINDS.has(kind))
@@ -58,25 +98,25 @@ function signatureRange(lines: readonly string[], kind: ChunkKind): Range | null
   while (
     end < lines.length - 1 &&
     end - declaration < MAX_SIGNATURE_LINES - 1 &&
-    !SIGNATURE_END.test(lines[end] ?? "")
+    !SIGNATURE_END.test(lines.at(end) ?? "")
   )
     end++;
   // A Python docstring right after the signature belongs to it.
-  const next = lines[end + 1]?.trim() ?? "";
+  const next = lines.at(end + 1)?.trim() ?? "";
   const quote = next.startsWith('"""') ? '"""' : next.startsWith("'''") ? "'''" : null;
   if (quote) {
     let close = end + 1;
     const opensAndCloses = next.length > 3 && next.endsWith(quote);
     if (!opensAndCloses) {
       close++;
-      while (close < lines.length && !(lines[close] ?? "").includes(quote)) close++;
+      while (close < lines.length && !(lines.at(close) ?? "").includes(quote)) close++;
     }
     if (close < lines.length && close - end <= 12) end = close;
   }
   return { start: first, end };
 }
 
-function outlineRange(lines: readonly string[], kind: ChunkKind): Range | null {
+function outlineRange(lines: TextLines, kind: ChunkKind): Range | null {
   const first = firstNonBlank(lines);
   if (first < 0) return null;
   const line = DEFINITION_KINDS.has(kind) ? declarationLine(lines, first) : first;
@@ -84,10 +124,10 @@ function outlineRange(lines: readonly string[], kind: ChunkKind): Range | null {
 }
 
 /** The first line that is not a comment or decorator: where the declaration starts. */
-function declarationLine(lines: readonly string[], from: number): number {
+function declarationLine(lines: TextLines, from: number): number {
   let inBlockComment = false;
   for (let index = from; index < lines.length; index++) {
-    const line = lines[index] ?? "";
+    const line = lines.at(index) ?? "";
     const trimmed = line.trim();
     if (inBlockComment) {
       if (trimmed.includes("*/")) inBlockComment = false;
@@ -109,6 +149,8 @@ function declarationLine(lines: readonly string[], from: number): number {
   return from;
 }
 
-function firstNonBlank(lines: readonly string[]): number {
-  return lines.findIndex((line) => line.trim().length > 0);
+function firstNonBlank(lines: TextLines): number {
+  for (let index = 0; index < lines.length; index++)
+    if ((lines.at(index) as string).trim().length > 0) return index;
+  return -1;
 }

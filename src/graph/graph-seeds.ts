@@ -79,11 +79,19 @@ export function mentionSeeds(graph: LoadedGraph, task: string): Map<number, numb
   const byFirstPart = compoundNames(graph);
   for (const word of words) {
     for (const { parts, nodes } of byFirstPart.get(word) ?? []) {
-      if (!parts.every((part) => words.has(part))) continue;
+      // A common first word ("get") leads to thousands of names: the rest of each is checked in a plain loop.
+      if (!allIn(parts, words)) continue;
       for (const node of nodes) add(seeds, node, SPLIT_NAME_WEIGHT / nodes.length);
     }
   }
   return seeds;
+}
+
+/** Every part past the first (the word that led to the name) is among `words`. */
+function allIn(parts: readonly string[], words: ReadonlySet<string>): boolean {
+  for (let index = 1; index < parts.length; index++)
+    if (!words.has(parts[index] as string)) return false;
+  return true;
 }
 
 interface CompoundName {

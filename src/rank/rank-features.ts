@@ -53,10 +53,7 @@ export function rankFeatures(
   where: FragmentPlace,
   facts: TaskFacts,
 ): RankFeatures {
-  const role = fileRoleOf(where.path);
-  const name = where.path.slice(where.path.lastIndexOf("/") + 1).toLowerCase();
-  const named = facts.words.has(fileStemOf(where.path));
-  const nameInTask = facts.lowered.includes(name);
+  const path = pathFeatures(where.path, facts);
   const rank = signals.keywordRank;
   return {
     keyword: signals.keyword ?? 0,
@@ -65,20 +62,56 @@ export function rankFeatures(
     reached: signals.reached ?? 0,
     coChange: (signals.coChange ?? 0) * facts.coChangeScale,
     message: signals.message ?? 0,
-    otherRole: role !== "source" && !facts.asked.has(role) && !nameInTask ? 1 : 0,
-    askedRole: role !== "source" && (facts.asked.has(role) || nameInTask) ? 1 : 0,
-    namedFile: named ? 1 : 0,
+    otherRole: path.otherRole,
+    askedRole: path.askedRole,
+    namedFile: path.namedFile,
     definition: DEFINITION_KINDS.has(where.kind) ? 1 : 0,
     size: Math.log2(1 + Math.max(1, where.lines)) / 10,
     fileKeyword: signals.fileKeyword ?? 0,
     fileHits: Math.log2(1 + (signals.fileHits ?? 0)) / 4,
-    pathWords: Math.min(3, foldersNamed(where.path, facts.lowered)) / 3,
+    pathWords: path.pathWords,
     symbolNamed: symbolNamed(where.symbol, facts.words) ? 1 : 0,
     vector: signals.vector ?? 0,
     located: signals.located ?? 0,
     docLead: signals.docLead ?? 0,
     nameWords: namedByTaskWords(where.symbol, facts.stems) ? 1 : 0,
   };
+}
+
+/** What a path says against the task: the same for every fragment of one file. */
+interface PathFeatures {
+  readonly otherRole: number;
+  readonly askedRole: number;
+  readonly namedFile: number;
+  readonly pathWords: number;
+}
+
+/**
+ * Kept per task and path: a query ranks each of its hits twice (the strategy,
+ * then the pipeline) and a file's hits alike, and reading a path's role and
+ * folders again each time cost about 0.2 ms a query.
+ */
+const pathsRead = new WeakMap<TaskFacts, Map<string, PathFeatures>>();
+
+function pathFeatures(path: string, facts: TaskFacts): PathFeatures {
+  let read = pathsRead.get(facts);
+  if (!read) {
+    read = new Map();
+    pathsRead.set(facts, read);
+  }
+  const known = read.get(path);
+  if (known) return known;
+  const role = fileRoleOf(path);
+  const name = path.slice(path.lastIndexOf("/") + 1).toLowerCase();
+  const nameInTask = facts.lowered.includes(name);
+  const features: PathFeatures = {
+    otherRole: role !== "source" && !facts.asked.has(role) && !nameInTask ? 1 : 0,
+    askedRole: role !== "source" && (facts.asked.has(role) || nameInTask) ? 1 : 0,
+    namedFile: facts.words.has(fileStemOf(path)) ? 1 : 0,
+    pathWords: Math.min(3, foldersNamed(path, facts.lowered)) / 3,
+  };
+  read.set(path, features);
+  return features;
 }
 
 /**

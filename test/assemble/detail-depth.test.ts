@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { reduceDetail } from "../../src/assemble/detail-depth.js";
 import type { ContextFragment } from "../../src/core/fragment.js";
@@ -78,5 +79,46 @@ describe("reduceDetail", () => {
       6,
     );
     expect(reduceDetail(fragment("one line", "window"), "outline")).toBeNull();
+  });
+
+  it("keeps exactly the original lines its range names, whatever the text", () => {
+    const piece = fc.constantFrom(
+      "\n",
+      "\r\n",
+      " ",
+      "/**",
+      "*/",
+      " * doc",
+      "// c",
+      "@dec",
+      "#",
+      '"""',
+      "def f(a):",
+      "run(",
+      ") {",
+      "=>",
+      "x = 1",
+      "",
+    );
+    fc.assert(
+      fc.property(
+        fc.array(piece, { maxLength: 30 }),
+        fc.constantFrom<ChunkKind>("function", "method", "class", "section", "code"),
+        fc.constantFrom("signature" as const, "outline" as const),
+        (parts, kind, depth) => {
+          const whole = fragment(parts.join(""), kind);
+          const reduced = reduceDetail(whole, depth);
+          if (reduced?.source.kind !== "file" || whole.source.kind !== "file") return;
+          const from = reduced.source.startLine - whole.source.startLine;
+          const to = reduced.source.endLine - whole.source.startLine;
+          const lines = whole.content.split("\n");
+          expect(from).toBeGreaterThanOrEqual(0);
+          expect(to).toBeLessThan(lines.length);
+          expect(reduced.content).toBe(lines.slice(from, to + 1).join("\n"));
+          expect(to - from + 1).toBeLessThan(lines.length);
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 });
