@@ -25,6 +25,7 @@ import { StrategyPipeline } from "../strategies/strategy-pipeline.js";
 import { queryTerms } from "../text/code-tokenizer.js";
 import { createTokenCounter } from "../tokens/create-counter.js";
 import { rememberingCounter } from "../tokens/remembering-counter.js";
+import { withDocs } from "./definition-doc-lookup.js";
 import { engineBackends } from "./engine-backends.js";
 import type { StatusReport } from "./engine-files.js";
 import type {
@@ -317,11 +318,11 @@ export class ContextEngine {
   }
 
   /** Definitions by name (`ctx symbols`, MCP `find_symbol`). */
-  findSymbols(
+  async findSymbols(
     name: string,
     options: { kind?: string; path?: string; limit?: number } = {},
   ): Promise<SymbolRecord[]> {
-    return findSymbols(this.store, name, options);
+    return withDocs(await findSymbols(this.store, name, options), this.store);
   }
 
   /** A symbol's definitions and uses (`ctx refs`, MCP `find_references`). */

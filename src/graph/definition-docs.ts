@@ -1,10 +1,13 @@
 /**
  * The comment that documents a definition: the comment block right above it
  * (`/** … *\/`, `///`, `//`, `#` where the language comments so), or a Python
- * docstring at the top of its body. Read from the source text around the
- * node, since asking tree-sitter for comment nodes would walk every file's
- * tree once more. `ctx symbols` and MCP `find_symbol` show it: what a
- * definition is for, in the project's own words, next to its signature.
+ * docstring at the top of its body. `ctx symbols` and MCP `find_symbol` show
+ * it: what a definition is for, in the project's own words, next to its
+ * signature. Only the docstring is read while indexing (it needs the body's
+ * place in the parse tree); the comment above is read from the stored lines
+ * when a definition is looked up: reading and cleaning it for every
+ * definition of every file was about a sixth of the code graph's extraction,
+ * for the few definitions anyone looks up.
  */
 
 /** Longest doc kept: its first sentences say what the definition is for. */
@@ -17,31 +20,40 @@ const HASH_COMMENTS: ReadonlySet<string> = new Set(["python", "ruby"]);
 const DOCSTRING_LANGUAGES: ReadonlySet<string> = new Set(["python"]);
 
 /**
- * The doc of the definition starting at `start`, whose body (if it has one)
- * starts at `bodyStart`; "" when it has none.
+ * What indexing keeps of a definition's doc: its docstring, in a language
+ * that has them, when its body (starting at `bodyStart`) opens with one.
  */
-export function definitionDoc(
-  source: string,
-  language: string,
-  start: number,
-  bodyStart: number | null,
-): string {
-  const above = commentAbove(source, language, start);
-  if (above !== "") return above;
-  if (bodyStart !== null && DOCSTRING_LANGUAGES.has(language))
-    return docstringAt(source, bodyStart);
-  return "";
+export function indexedDoc(source: string, language: string, bodyStart: number | null): string {
+  return bodyStart !== null && DOCSTRING_LANGUAGES.has(language)
+    ? docstringAt(source, bodyStart)
+    : "";
 }
 
-function commentAbove(source: string, language: string, start: number): string {
+/**
+ * The doc of the definition starting on line `line` (1-based) of a file whose
+ * lines `lineAt` gives: the comment right above it, else what indexing kept
+ * (`indexed`); "" when it has none.
+ */
+export function definitionDoc(
+  lineAt: (line: number) => string,
+  language: string,
+  line: number,
+  indexed: string,
+): string {
+  const above = commentAbove(lineAt, language, line);
+  return above !== "" ? above : indexed;
+}
+
+function commentAbove(
+  lineAt: (line: number) => string,
+  language: string,
+  definitionLine: number,
+): string {
   const hash = HASH_COMMENTS.has(language);
   const lines: string[] = [];
-  let end = source.lastIndexOf("\n", start - 1); // the newline before the definition's line
   let inBlock = false;
-  for (let read = 0; end > 0 && read < MAX_DOC_LINES; read++) {
-    const lineStart = source.lastIndexOf("\n", end - 1) + 1;
-    const line = source.slice(lineStart, end).trim();
-    end = lineStart - 1;
+  for (let at = definitionLine - 1, read = 0; at >= 1 && read < MAX_DOC_LINES; at--, read++) {
+    const line = lineAt(at).trim();
     if (inBlock) {
       lines.push(line);
       if (line.includes("/*")) break;

@@ -10,7 +10,7 @@ import type {
 } from "../core/graph.js";
 import { type FoundNodes, searchNodes } from "../ingest/chunk/node-search.js";
 import { nameOf } from "../ingest/chunk/syntax-nodes.js";
-import { definitionDoc } from "./definition-docs.js";
+import { indexedDoc } from "./definition-docs.js";
 import { signatureOf, withoutOverloads } from "./definition-signatures.js";
 import { GRAPH_LANGUAGES, type GraphLanguage } from "./graph-languages.js";
 import { importTargets } from "./import-targets.js";
@@ -279,7 +279,7 @@ function definitionAt(
       "method",
       signatureOf(node, null, source),
       parent,
-      definitionDoc(source, language, node.startIndex, null),
+      "",
     );
   }
   if (type === "variable_declarator") {
@@ -326,7 +326,7 @@ function definitionAt(
       : language === "go" && type === "method_declaration"
         ? receiverType(node)
         : parent,
-    definitionDoc(source, language, node.startIndex, body?.startIndex ?? null),
+    indexedDoc(source, language, body?.startIndex ?? null),
   );
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { FileGraph, ReferenceKind } from "../../src/core/graph.js";
 import { ContextEngine } from "../../src/engine/context-engine.js";
+import { definitionDoc } from "../../src/graph/definition-docs.js";
 import { extractGraph } from "../../src/graph/extract-graph.js";
 import { importTargets, moduleFiles, targetMatches } from "../../src/graph/import-targets.js";
 import { readPathAliases } from "../../src/graph/path-aliases.js";
@@ -662,10 +663,31 @@ describe("tsconfig paths and baseUrl", () => {
 });
 
 describe("definition docs", () => {
-  const docs = async (language: string, path: string, source: string) =>
-    Object.fromEntries(
-      (await graphOf(language, path, source)).definitions.map((d) => [d.name, d.doc ?? ""]),
+  // As a look-up reads them: the comment above from the file's lines, else what indexing kept.
+  const docs = async (language: string, path: string, source: string) => {
+    const lines = source.split("\n");
+    return Object.fromEntries(
+      (await graphOf(language, path, source)).definitions.map((d) => [
+        d.name,
+        definitionDoc((line) => lines[line - 1] ?? "", language, d.startLine, d.doc ?? ""),
+      ]),
     );
+  };
+
+  it("keep only docstrings while indexing: comments are read when a definition is looked up", async () => {
+    const typescript = await graphOf(
+      "typescript",
+      "src/ledger.ts",
+      "/** Money owed. */\nexport interface Arrears { total: number }\n",
+    );
+    expect(typescript.definitions.map((d) => d.doc)).toEqual([undefined]);
+    const python = await graphOf(
+      "python",
+      "ledger.py",
+      '# Money still owed.\nclass Arrears:\n    """Kept while indexing."""\n',
+    );
+    expect(python.definitions.map((d) => d.doc)).toEqual(["Kept while indexing."]);
+  });
 
   it("read the comment right above a definition, past decorators and attributes", async () => {
     expect(
