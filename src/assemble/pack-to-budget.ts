@@ -92,8 +92,18 @@ export function packToBudget(
 
   const frame = count(renderer.prefix(task, budget, budget)) + count(renderer.suffix(1));
   const separator = renderer.separator.length > 0 ? count(renderer.separator) : 0;
-  const blockCost = (fragment: ContextFragment) =>
-    countBlock(renderer.block(fragment), fragment.content, Number.POSITIVE_INFINITY) + separator;
+  // A group is costed again whenever a fragment joins it: its unchanged fragments are not rendered again.
+  const blockCosts = new WeakMap<ContextFragment, number>();
+  const blockCost = (fragment: ContextFragment) => {
+    let cost = blockCosts.get(fragment);
+    if (cost === undefined) {
+      cost =
+        countBlock(renderer.block(fragment), fragment.content, Number.POSITIVE_INFINITY) +
+        separator;
+      blockCosts.set(fragment, cost);
+    }
+    return cost;
+  };
 
   // Chosen fragments by what they may merge with (their file), each group merged and costed
   // on its own: a new fragment changes its group only.

@@ -92,7 +92,7 @@ function isCommentLine(content: string, start: number, end: number): boolean {
 /**
  * Roles already read, by path: ranking reads the role of every candidate's
  * file, and a project's paths come back query after query (reading one again
- * took about 2 µs, a tenth of a millisecond a query). Emptied when full.
+ * took about two microseconds, a tenth of a millisecond a query). Emptied when full.
  */
 const rolesRead = new Map<string, FileRole>();
 const MAX_ROLES_READ = 50_000;

@@ -67,9 +67,23 @@ function hitsOf(db: Database.Database, ranked: readonly RankedRow[]): TextHit[] 
   });
 }
 
+/**
+ * Ids up to this many are bound one by one (one compiled statement per count):
+ * a query's hundred hits' rows came back in two thirds of the time the same
+ * ids took as one JSON array for `json_each`.
+ */
+const MAX_BOUND_IDS = 200;
+
 /** The chunks of these ids that exist, by id. */
 export function chunkRows(db: Database.Database, chunkIds: readonly number[]): ChunkRow[] {
   if (chunkIds.length === 0) return [];
+  if (chunkIds.length <= MAX_BOUND_IDS) {
+    return cachedStatement(
+      db,
+      `SELECT ${CHUNK_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.document_id
+       WHERE c.id IN (${"?,".repeat(chunkIds.length - 1)}?) ORDER BY c.id`,
+    ).all(...chunkIds) as ChunkRow[];
+  }
   return cachedStatement(
     db,
     `SELECT ${CHUNK_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.document_id
