@@ -28,8 +28,10 @@ export interface GraphDefinition {
   /** The declaration's first line(s), up to its body. */
   readonly signature: string;
   /**
-   * Its doc comment or docstring, cut at `MAX_DOC_CHARS`; set by extraction
-   * when there is one (loaded graphs leave it out).
+   * Its doc, cut at `MAX_DOC_CHARS`. Extraction sets a Python docstring when
+   * there is one; a look-up (`ctx symbols`, `find_symbol`) puts the comment
+   * above the definition, read from the stored lines, in its place. Indexes
+   * written before kept that comment here too. Loaded graphs leave it out.
    */
   readonly doc?: string;
 }
