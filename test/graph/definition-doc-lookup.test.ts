@@ -1,85 +1,100 @@
-import { describe, expect, it } from "vitest";
-import type { SymbolRecord } from "../../src/core/graph.js";
-import type { StoredChunk } from "../../src/core/types.js";
-import { withDocs } from "../../src/engine/definition-doc-lookup.js";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { afterEach, describe, expect, it } from "vitest";
+import { ContextEngine } from "../../src/engine/context-engine.js";
+import { tempDir, writeFiles } from "../helpers/temp-dir.js";
 
-function chunk(path: string, language: string, startLine: number, lines: string[]): StoredChunk {
-  return {
-    id: startLine,
-    documentId: 1,
-    resourceId: "r",
-    path,
-    language,
-    startLine,
-    endLine: startLine + lines.length - 1,
-    kind: "code",
-    symbol: "",
-    parentId: null,
-    parentSymbol: "",
-    content: lines.join("\n"),
-    header: "",
-    defines: [],
-    context: null,
-    contextStatus: null,
-    hash: String(startLine),
-    tokens: 1,
-  };
+const LEDGER_TS = [
+  "/**",
+  " * Closes the account",
+  " * once nothing is owed.",
+  " */",
+  "export function close(balance: number): void {",
+  "  if (balance > 0) throw new Error('still owed');",
+  "}",
+  "",
+  "// Collects what is owed.",
+  "export function collect(): number {",
+  "  return 0;",
+  "}",
+  "",
+  "export function bare(): void {}",
+  "",
+].join("\n");
+
+const LEDGER_PY = [
+  "# Money still owed.",
+  "class Arrears:",
+  '    """Unused: the comment above wins."""',
+  "",
+  "def owed(balance):",
+  '    """What is left to pay."""',
+  "    return balance",
+  "",
+].join("\n");
+
+const engines: ContextEngine[] = [];
+afterEach(async () => {
+  for (const engine of engines.splice(0)) await engine.close();
+});
+
+async function ledger(): Promise<{ engine: ContextEngine; db: string }> {
+  const root = tempDir();
+  writeFiles(root, { "src/ledger.ts": LEDGER_TS, "ledger.py": LEDGER_PY });
+  const db = join(tempDir(), "index.db");
+  const engine = await ContextEngine.open({ start: root, db, env: { XDG_CONFIG_HOME: root } });
+  engines.push(engine);
+  await engine.index([root]);
+  return { engine, db };
 }
 
-function definition(path: string, name: string, startLine: number, doc?: string): SymbolRecord {
-  return {
-    resourceId: "r",
-    path,
-    name,
-    kind: "function",
-    startLine,
-    endLine: startLine + 1,
-    parent: "",
-    signature: `function ${name}()`,
-    ...(doc === undefined ? {} : { doc }),
-  };
-}
+const docOf = async (engine: ContextEngine, name: string) =>
+  (await engine.findSymbols(name)).map((definition) => definition.doc ?? "");
 
 describe("definition docs on look-up", () => {
-  // The ledger's comment ends one chunk and its function starts the next; a blank line lies between chunks.
-  const files: Record<string, StoredChunk[]> = {
-    "src/ledger.ts": [
-      chunk("src/ledger.ts", "typescript", 1, [
-        "/**",
-        " * Closes the account",
-        " * once nothing is owed.",
-        " */",
-      ]),
-      chunk("src/ledger.ts", "typescript", 5, ["export function close() {", "}"]),
-      chunk("src/ledger.ts", "typescript", 8, ["function bare() {", "}"]),
-    ],
-    "ledger.py": [chunk("ledger.py", "python", 1, ["def owed():", '    """Money still owed."""'])],
-  };
-  const reads: string[] = [];
-  const text = {
-    getDocumentChunks: async (_resource: string, path: string) => {
-      reads.push(path);
-      return files[path] ?? [];
-    },
-  };
+  it("read the comment above from the stored lines, else the docstring indexing kept", async () => {
+    const { engine, db } = await ledger();
+    expect(await docOf(engine, "close")).toEqual(["Closes the account once nothing is owed."]);
+    expect(await docOf(engine, "collect")).toEqual(["Collects what is owed."]);
+    expect(await docOf(engine, "bare")).toEqual([""]);
+    expect(await docOf(engine, "owed")).toEqual(["What is left to pay."]);
+    expect(await docOf(engine, "Arrears")).toEqual(["Money still owed."]);
+    // Indexing stored only the docstrings.
+    const stored = new Database(db, { readonly: true });
+    const rows = stored.prepare("SELECT name, doc FROM graph_definitions ORDER BY name").all() as {
+      name: string;
+      doc: string;
+    }[];
+    stored.close();
+    expect(Object.fromEntries(rows.map((row) => [row.name, row.doc]))).toEqual({
+      Arrears: "Unused: the comment above wins.",
+      bare: "",
+      close: "",
+      collect: "",
+      owed: "What is left to pay.",
+    });
+  });
 
-  it("read the comment above from the stored lines, else keep what indexing stored", async () => {
-    const found = await withDocs(
-      [
-        definition("src/ledger.ts", "close", 5),
-        definition("src/ledger.ts", "bare", 8),
-        definition("ledger.py", "owed", 1, "Money still owed."),
-        // An index written before comments were read on look-up holds them already: the same text comes back.
-        definition("src/ledger.ts", "close", 5, "Closes the account once nothing is owed."),
-      ],
-      text,
-    );
-    expect(found.map((record) => record.doc ?? "")).toEqual([
-      "Closes the account once nothing is owed.",
-      "",
-      "Money still owed.",
-      "Closes the account once nothing is owed.",
+  it("read each file once however many of its definitions are found, and keep an older index's stored comments", async () => {
+    const { engine, db } = await ledger();
+    // An index written before held the comment itself: the look-up gives the same text.
+    const writable = new Database(db);
+    writable
+      .prepare("UPDATE graph_definitions SET doc = ? WHERE name = 'close'")
+      .run("Closes the account once nothing is owed.");
+    writable.close();
+    const store = engine.store;
+    const read = store.getDocumentChunks.bind(store);
+    const paths: string[] = [];
+    store.getDocumentChunks = (resourceId, path, limit) => {
+      paths.push(path);
+      return read(resourceId, path, limit);
+    };
+    const found = await engine.findSymbols("c*");
+    expect(found.map((definition) => [definition.name, definition.doc ?? ""])).toEqual([
+      ["close", "Closes the account once nothing is owed."],
+      ["collect", "Collects what is owed."],
     ]);
-    expect(reads.sort()).toEqual(["ledger.py", "src/ledger.ts"]);
+    expect(paths).toEqual(["src/ledger.ts"]);
   });
 });
