@@ -169,6 +169,29 @@ describe.each(STORE_ADAPTER_ROWS)("the Store contract (%s)", (_name, adapter: St
     expect((await store.searchText({ terms: ["gamma"], limit: 5 })).length).toBe(1);
   });
 
+  it("reads chunks by id, in id order, leaving out ids it does not hold, however many are asked", async () => {
+    const store = await fresh();
+    const resource = await store.ensureResource("/repo", "git");
+    const paths = Array.from({ length: 250 }, (_, i) => `src/f${String(i).padStart(3, "0")}.ts`);
+    await store.writeDocuments(
+      paths.map((path, i) => document(resource.id, path, `function f${i}() {}`)),
+    );
+    const ids: number[] = [];
+    for (const path of paths) {
+      for (const chunk of await store.getDocumentChunks(resource.id, path)) ids.push(chunk.id);
+    }
+    const ascending = [...ids].sort((a, b) => a - b);
+    const missing = (ascending.at(-1) ?? 0) + 1000;
+    // A few ids, and more than a query's hits: both come back alike.
+    for (const asked of [ids.slice(0, 3), ids]) {
+      const reversed = [missing, ...[...asked].reverse()];
+      const found = await store.getChunks(reversed);
+      expect(found.map((chunk) => chunk.id)).toEqual([...asked].sort((a, b) => a - b));
+    }
+    const [first] = await store.getChunks([ids[7] as number]);
+    expect(first?.content).toBe("function f7() {}");
+  });
+
   it("reads the graph rows written after a generation, and those of the files using given names", async () => {
     const store = await fresh();
     const resource = await store.ensureResource("/repo", "git");
