@@ -2,6 +2,7 @@ import { CtxError } from "../core/errors.js";
 import type { ContextFragment, DetailDepth } from "../core/fragment.js";
 import type { TokenCounter } from "../core/token-counter.js";
 import { type CountedPart, countJoined } from "../tokens/joined-count.js";
+import { isPieceBoundary } from "../tokens/piece-boundaries.js";
 import { reduceDetail } from "./detail-depth.js";
 import { compareForOutput, mergeFragments } from "./merge-fragments.js";
 import { type Renderer, renderAll } from "./renderers.js";
@@ -176,7 +177,12 @@ export function packToBudget(
 
   let packed = [...groups.values()].flatMap((group) => group.merged).sort(compareForOutput);
   for (;;) {
-    const { output, tokensUsed } = renderCounted(renderer, task, budget, packed, joined, known);
+    const { output, tokensUsed } = renderCounted(renderer, task, budget, packed, {
+      joined,
+      known,
+      count,
+      additive: options.counter.additiveAtPieceBoundaries === true,
+    });
     if (tokensUsed <= limit || packed.length === 0) {
       const depths = new Map([...placed].map(([id, { depth }]) => [id, depth]));
       return { fragments: packed, output, tokensUsed, dropped, reduced, placed: depths };
@@ -223,9 +229,15 @@ function renderCounted(
   task: string,
   budget: number,
   fragments: readonly ContextFragment[],
-  joined: (parts: readonly CountedPart[]) => number,
-  known: (text: string) => number | undefined,
+  counts: {
+    readonly joined: (parts: readonly CountedPart[]) => number;
+    readonly known: (text: string) => number | undefined;
+    readonly count: (text: string) => number;
+    /** Counts add up where o200k's pieces break (see countJoined). */
+    readonly additive: boolean;
+  },
 ): { output: string; tokensUsed: number } {
+  const { joined, known, count } = counts;
   const body: CountedPart[] = [];
   fragments.forEach((fragment, index) => {
     if (index > 0 && renderer.separator.length > 0) body.push({ text: renderer.separator });
@@ -235,8 +247,15 @@ function renderCounted(
   });
   body.push({ text: renderer.suffix(fragments.length) });
   const rest = body.map((part) => part.text).join("");
-  const countWith = (claimed: number) =>
-    joined([{ text: renderer.prefix(task, budget, claimed) }, ...body]);
+  // Only the prefix changes from one step to the next: where pieces break after it
+  // (it ends a line, the body's first line starts a piece), the body is counted once.
+  const bodyTokens = counts.additive && isPieceBoundary(rest, 0) ? joined(body) : null;
+  const countWith = (claimed: number) => {
+    const prefix = renderer.prefix(task, budget, claimed);
+    return bodyTokens !== null && prefix.endsWith("\n")
+      ? count(prefix) + bodyTokens
+      : joined([{ text: prefix }, ...body]);
+  };
   let claimed = 0;
   let actual = countWith(claimed);
   for (let step = 0; step < 4 && actual !== claimed; step++) {
