@@ -51,6 +51,25 @@ describe("counting joined parts", () => {
     }
   });
 
+  it("equals the count of the joined text when parts start at line starts (a heading, then a fragment's text)", () => {
+    const next = random(11);
+    for (const text of TEXTS) {
+      const lineStarts = [...text.matchAll(/\n/g)].map((match) => (match.index as number) + 1);
+      for (let round = 0; round < 40; round++) {
+        const cuts = [...new Set([0, text.length, ...lineStarts.filter(() => next() < 0.3)])].sort(
+          (a, b) => a - b,
+        );
+        const parts = cuts.slice(1).map((end, index) => {
+          const piece = text.slice(cuts[index], end);
+          return next() < 0.7
+            ? { text: piece, tokens: o200kCounter.count(piece) }
+            : { text: piece };
+        });
+        expect(countJoined(o200kCounter, parts)).toBe(o200kCounter.count(text));
+      }
+    }
+  });
+
   it("counts the joined text with a counter whose counts do not add up", () => {
     const parts = [{ text: "alpha beta\n" }, { text: "gamma\ndelta\n", tokens: 1 }];
     expect(countJoined(estimateCounter, parts)).toBe(
