@@ -26,6 +26,14 @@ const TEXTS = [
   "\n\n\n",
 ];
 
+/** The text cut at `cuts` (ascending, from 0 to its length), each part's count known with probability `known`. */
+function partsAt(text: string, cuts: readonly number[], next: () => number, known: number) {
+  return cuts.slice(1).map((end, index) => {
+    const piece = text.slice(cuts[index], end);
+    return next() < known ? { text: piece, tokens: o200kCounter.count(piece) } : { text: piece };
+  });
+}
+
 describe("counting joined parts", () => {
   it("equals the count of the joined text, whatever the cut and which parts' counts are known", () => {
     const next = random(7);
@@ -40,13 +48,9 @@ describe("counting joined parts", () => {
             ),
           ]),
         ].sort((a, b) => a - b);
-        const parts = cuts.slice(1).map((end, index) => {
-          const piece = text.slice(cuts[index], end);
-          return next() < 0.6
-            ? { text: piece, tokens: o200kCounter.count(piece) }
-            : { text: piece };
-        });
-        expect(countJoined(o200kCounter, parts)).toBe(o200kCounter.count(text));
+        expect(countJoined(o200kCounter, partsAt(text, cuts, next, 0.6))).toBe(
+          o200kCounter.count(text),
+        );
       }
     }
   });
@@ -59,13 +63,9 @@ describe("counting joined parts", () => {
         const cuts = [...new Set([0, text.length, ...lineStarts.filter(() => next() < 0.3)])].sort(
           (a, b) => a - b,
         );
-        const parts = cuts.slice(1).map((end, index) => {
-          const piece = text.slice(cuts[index], end);
-          return next() < 0.7
-            ? { text: piece, tokens: o200kCounter.count(piece) }
-            : { text: piece };
-        });
-        expect(countJoined(o200kCounter, parts)).toBe(o200kCounter.count(text));
+        expect(countJoined(o200kCounter, partsAt(text, cuts, next, 0.7))).toBe(
+          o200kCounter.count(text),
+        );
       }
     }
   });
