@@ -249,12 +249,13 @@ function renderCounted(
   const rest = body.map((part) => part.text).join("");
   // Only the prefix changes from one step to the next: where pieces break after it
   // (it ends a line, the body's first line starts a piece), the body is counted once.
-  const bodyTokens = counts.additive && isPieceBoundary(rest, 0) ? joined(body) : null;
+  const apart = counts.additive && isPieceBoundary(rest, 0);
+  let bodyTokens: number | undefined;
   const countWith = (claimed: number) => {
     const prefix = renderer.prefix(task, budget, claimed);
-    return bodyTokens !== null && prefix.endsWith("\n")
-      ? count(prefix) + bodyTokens
-      : joined([{ text: prefix }, ...body]);
+    if (!apart || !prefix.endsWith("\n")) return joined([{ text: prefix }, ...body]);
+    bodyTokens ??= joined(body);
+    return count(prefix) + bodyTokens;
   };
   let claimed = 0;
   let actual = countWith(claimed);
