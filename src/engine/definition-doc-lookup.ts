@@ -1,6 +1,8 @@
 import type { SymbolRecord } from "../core/graph.js";
 import type { TextBackend } from "../core/text-backend.js";
+import type { StoredChunk } from "../core/types.js";
 import { definitionDoc } from "../graph/definition-docs.js";
+import { StoredLines } from "../strategies/builtins/definition-fragments.js";
 
 /**
  * The definitions with their docs read from their files' stored lines (the
@@ -25,7 +27,7 @@ export async function withDocs(
     records.map(async (record) => {
       const { lines, language } = await linesOf(record);
       const doc = definitionDoc(
-        (line) => lines.get(line) ?? "",
+        (line) => lines.text(line, line),
         language,
         record.startLine,
         record.doc ?? "",
@@ -36,17 +38,10 @@ export async function withDocs(
 }
 
 interface FileLines {
-  readonly lines: ReadonlyMap<number, string>;
+  readonly lines: StoredLines;
   readonly language: string;
 }
 
-/** A file's lines as its chunks hold them; a line no chunk holds (a blank between chunks) reads as empty. */
-function fileLines(chunks: readonly { startLine: number; content: string; language: string }[]) {
-  const lines = new Map<number, string>();
-  for (const chunk of chunks) {
-    chunk.content.split("\n").forEach((line, index) => {
-      lines.set(chunk.startLine + index, line);
-    });
-  }
-  return { lines, language: chunks[0]?.language ?? "" };
+function fileLines(chunks: readonly StoredChunk[]): FileLines {
+  return { lines: new StoredLines(chunks), language: chunks[0]?.language ?? "" };
 }
