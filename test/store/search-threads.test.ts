@@ -27,7 +27,14 @@ async function filledIndex(count: number): Promise<{ file: string; resourceId: s
 
 const open: Store[] = [];
 function openStore(file: string, searchThreads: number): Store {
-  const store = SqliteStore.open(file, { create: false, searchThreads, splitSearchFrom: 1 });
+  // Split searches score every match, so that the split is what answers; the one-thread
+  // store they are held to prunes where it can, which must not change a hit either.
+  const store = SqliteStore.open(file, {
+    create: false,
+    searchThreads,
+    splitSearchFrom: 1,
+    pruneSearch: searchThreads === 1,
+  });
   open.push(store);
   return store;
 }

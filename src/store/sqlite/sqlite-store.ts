@@ -74,6 +74,12 @@ export interface SqliteStoreOptions {
   readonly searchThreads?: number;
   /** Chunks from which the search is split (default 30,000). */
   readonly splitSearchFrom?: number;
+  /**
+   * Whether a keyword search may leave unscored the chunks that cannot reach
+   * its hits (default true). The hits are the same; false scores every match,
+   * as a check of the split search needs.
+   */
+  readonly pruneSearch?: boolean;
   /** Told what the store works around (say, search kept exact); default: a line on stderr. */
   readonly onWarning?: (message: string) => void;
 }
@@ -94,6 +100,7 @@ export class SqliteStore extends SqliteHistoryAndPlans implements Store {
   private readonly vectorExtension: boolean;
   private readonly ann: AnnIndexes;
   private readonly searchThreads: SearchThreads;
+  private readonly pruneSearch: boolean;
 
   private constructor(
     location: string,
@@ -102,9 +109,11 @@ export class SqliteStore extends SqliteHistoryAndPlans implements Store {
     annThreshold: number,
     warn: (message: string) => void,
     searchThreads: SearchThreads,
+    pruneSearch: boolean,
   ) {
     super();
     this.searchThreads = searchThreads;
+    this.pruneSearch = pruneSearch;
     this.location = location;
     this.db = db;
     this.ann = new AnnIndexes(
@@ -137,6 +146,7 @@ export class SqliteStore extends SqliteHistoryAndPlans implements Store {
         options.searchThreads ?? Math.min(4, availableParallelism()),
         options.splitSearchFrom ?? DEFAULT_SPLIT_FROM_CHUNKS,
       ),
+      options.pruneSearch ?? true,
     );
   }
 
@@ -238,7 +248,10 @@ export class SqliteStore extends SqliteHistoryAndPlans implements Store {
   }
 
   async searchText(query: TextQuery): Promise<TextHit[]> {
-    return searchChunks(this.db, this.fieldWeights, query, this.searchThreads);
+    return searchChunks(this.db, this.fieldWeights, query, {
+      threads: this.searchThreads,
+      prune: this.pruneSearch,
+    });
   }
 
   /** Starts a large index's search threads now, not with the first search; true when searches split. */

@@ -2,24 +2,38 @@ import type Database from "better-sqlite3";
 import type { TextHit, TextQuery } from "../../core/text-backend.js";
 import { CHUNK_COLUMNS, type ChunkRow, toStoredChunk } from "../chunk-rows.js";
 import { pathFilter } from "./path-filter.js";
+import { prunedSearch } from "./pruned-search.js";
 import type { RankedRow } from "./search-range.js";
 import type { SearchThreads } from "./search-threads.js";
 import { cachedStatement } from "./statement-cache.js";
 
+/** How a search may go about its ranking; the hits are the same either way. */
+export interface SearchWays {
+  /** Threads to split a large search across. */
+  readonly threads?: SearchThreads;
+  /** Whether chunks that cannot reach the hits may go unscored (default true; see prunedSearch). */
+  readonly prune?: boolean;
+}
+
 /**
- * BM25 over the chunks' full-text fields, best first, ties by chunk id; split
- * across the search threads when they take it (a large index, no path filter).
+ * BM25 over the chunks' full-text fields, best first, ties by chunk id. With
+ * no path filter, chunks holding only common terms are left unscored where
+ * they cannot reach the hits, or else the search is split across the threads
+ * when they take it (a large index).
  */
 export function searchChunks(
   db: Database.Database,
   weights: readonly number[],
   query: TextQuery,
-  threads?: SearchThreads,
+  { threads, prune = true }: SearchWays = {},
 ): TextHit[] {
   if (query.terms.length === 0 || query.limit <= 0) return [];
-  const match = matchAnyTerm(query.terms);
+  const phrases = query.terms.map(quotedPhrase);
+  const match = phrases.join(" OR ");
   const prefixes = query.pathPrefixes ?? [];
   if (prefixes.length === 0) {
+    const pruned = prune ? prunedSearch(db, weights, phrases, query.limit) : null;
+    if (pruned) return hitsOf(db, pruned);
     const split = threads?.search(db, weights, match, query.limit);
     if (split) return hitsOf(db, split);
     // The best `limit` ids by rank (ties by id) first, then only their rows: the join stays out of the ranking.
@@ -48,9 +62,9 @@ export function searchChunks(
   return rows.map((row) => ({ chunk: toStoredChunk(row), score: row.score }));
 }
 
-/** An FTS5 expression matching any of the terms, each quoted as one token. */
-function matchAnyTerm(terms: readonly string[]): string {
-  return terms.map((term) => `"${term.replaceAll('"', '""')}"`).join(" OR ");
+/** A term as an FTS5 phrase, quoted so that no character of it is read as syntax. */
+function quotedPhrase(term: string): string {
+  return `"${term.replaceAll('"', '""')}"`;
 }
 
 /** Ranked chunk ids as hits, in that order; a chunk removed meanwhile is left out. */

@@ -1,0 +1,137 @@
+import type Database from "better-sqlite3";
+import { phraseStatistics } from "./phrase-hits.js";
+import type { RankedRow } from "./search-range.js";
+import { cachedStatement } from "./statement-cache.js";
+
+/**
+ * What FTS5's bm25() can give one phrase at most, over the phrase's IDF: its
+ * term is `idf · f · (k1 + 1) / (f + k1 · (1 − b + b · |d| / avgdl))`, which
+ * stays under `idf · (k1 + 1)` however often the phrase occurs (FTS5's k1 is
+ * 1.2, b 0.75). `f` sums the weights of the fields the phrase occurs in, so
+ * the bound holds for weights of 0 and more.
+ */
+const MAX_TERM_FACTOR = 1.2 + 1;
+
+/**
+ * The first guess at how much score the most common phrases may share and be
+ * left out of the candidates: the hundredth best score of a question of a few
+ * words stays above it (code-dev's questions over 96,000 chunks: 102 of 118
+ * left common phrases out, 100 of those on the first try). A wrong guess costs
+ * time, not hits: the check below then takes a second, surer try.
+ */
+const FIRST_GUESS = 7;
+
+/** Room for the last bits of rounding between this bound and SQLite's own sums. */
+const ROUNDING = 1 + 1e-9;
+
+/**
+ * The best `limit` chunks by BM25 (the same rows, ranks and order as ranking
+ * every chunk that matches), scoring only the chunks that hold at least one of
+ * the task's rarer terms. A chunk holding none of them scores under the sum of
+ * the other terms' largest possible shares (MaxScore: Turtle and Flood, 1995);
+ * once the `limit`-th best candidate scores above that sum, no chunk left out
+ * can reach the hits. The common words of a question ("function", "value")
+ * each match a quarter of a code index, and FTS5 otherwise scores all of those
+ * chunks to keep a hundred. Null when nothing can be left out (one term, only
+ * rare terms, a negative weight) or the check fails twice: the caller then
+ * ranks every match.
+ */
+export function prunedSearch(
+  db: Database.Database,
+  weights: readonly number[],
+  phrases: readonly string[],
+  limit: number,
+): RankedRow[] | null {
+  if (phrases.length < 2 || limit <= 0 || weights.some((weight) => !(weight >= 0))) return null;
+  // One read of the index throughout: the counts and bounds must be those the ranking uses.
+  return db.transaction(() => searchPruned(db, weights, phrases, limit))();
+}
+
+function searchPruned(
+  db: Database.Database,
+  weights: readonly number[],
+  phrases: readonly string[],
+  limit: number,
+): RankedRow[] | null {
+  const statistics = phraseStatistics(db);
+  const rows = statistics.rows;
+  if (rows === null) return null;
+  const hits = phrases.map((phrase) => statistics.hits(phrase));
+  // A phrase no chunk holds adds nothing to any score.
+  const bounds = hits.map((count) => (count === 0 ? 0 : MAX_TERM_FACTOR * idf(rows, count)));
+  // Most common first: they have the smallest bounds and the longest lists of chunks.
+  const byCommonness = phrases
+    .map((_, index) => index)
+    .sort((a, b) => (bounds[a] as number) - (bounds[b] as number));
+  const match = phrases.join(" OR ");
+  let leftOut = leftOutUnder(byCommonness, bounds, FIRST_GUESS);
+  // Fewer than `limit` chunks hold the phrases kept: leave out less, or nothing can be checked.
+  while (leftOut > 0 && keptHits(byCommonness, hits, leftOut) < limit) leftOut--;
+  for (let attempt = 0; attempt < 2 && leftOut > 0; attempt++) {
+    const ranked = rankedCandidates(db, weights, match, byCommonness, phrases, leftOut, limit);
+    const least = ranked.length === limit ? -(ranked[limit - 1] as RankedRow).rank : null;
+    if (least === null) return null;
+    if (boundOf(byCommonness, bounds, leftOut) * ROUNDING < least) return ranked;
+    // The limit-th candidate's score is a floor for the limit-th hit's: leave out less, for sure.
+    leftOut = leftOutUnder(byCommonness, bounds, least);
+  }
+  return null;
+}
+
+/** How many of the most common phrases can be left out together with bounds summing under `score`. */
+function leftOutUnder(byCommonness: readonly number[], bounds: readonly number[], score: number) {
+  let sum = 0;
+  let count = 0;
+  // At least one phrase stays: the candidates are the chunks holding one.
+  while (count < byCommonness.length - 1) {
+    const next = sum + (bounds[byCommonness[count] as number] as number);
+    if (next * ROUNDING >= score) break;
+    sum = next;
+    count++;
+  }
+  return count;
+}
+
+/** How many chunks the kept phrases' lists hold together, a chunk counted once per phrase it holds. */
+function keptHits(byCommonness: readonly number[], hits: readonly number[], leftOut: number) {
+  let sum = 0;
+  for (let i = leftOut; i < byCommonness.length; i++)
+    sum += hits[byCommonness[i] as number] as number;
+  return sum;
+}
+
+function boundOf(byCommonness: readonly number[], bounds: readonly number[], leftOut: number) {
+  let sum = 0;
+  for (let i = 0; i < leftOut; i++) sum += bounds[byCommonness[i] as number] as number;
+  return sum;
+}
+
+/**
+ * The best `limit` chunks holding one of the phrases not left out, ranked by
+ * all the phrases. The `+` keeps the id list a filter on one pass over the
+ * match: as a constraint FTS5 would run the whole match again for each id.
+ */
+function rankedCandidates(
+  db: Database.Database,
+  weights: readonly number[],
+  match: string,
+  byCommonness: readonly number[],
+  phrases: readonly string[],
+  leftOut: number,
+  limit: number,
+): RankedRow[] {
+  const kept = byCommonness.slice(leftOut).map((index) => phrases[index] as string);
+  return cachedStatement(
+    db,
+    `SELECT rowid AS id, bm25(chunks_fts, ?, ?, ?, ?) AS rank FROM chunks_fts
+     WHERE chunks_fts MATCH ?
+       AND +rowid IN (SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?)
+     ORDER BY rank, rowid LIMIT ?`,
+  ).all(...weights, match, kept.join(" OR "), limit) as RankedRow[];
+}
+
+/** FTS5's IDF: log((N − n + 0.5) / (n + 0.5)), and 1e-6 where that is not above 0. */
+function idf(rows: number, hits: number): number {
+  const value = Math.log((rows - hits + 0.5) / (hits + 0.5));
+  return value > 0 ? value : 1e-6;
+}
