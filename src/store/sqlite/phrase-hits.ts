@@ -59,8 +59,9 @@ export function phraseStatistics(db: Database.Database): {
 
 /**
  * The row count bm25() divides by: the first varint of FTS5's averages record
- * (row 1 of its data table), in SQLite's varint format. Null when the record
- * is missing or unreadable.
+ * (row 1 of its data table), in SQLite's varint format. Not `count(*)`: this
+ * contentless table goes on counting deleted rows until it is rebuilt, and
+ * bm25() with it. Null when the record is missing or unreadable.
  */
 function fullTextRowCount(db: Database.Database): number | null {
   const row = cachedStatement(db, "SELECT block FROM chunks_fts_data WHERE id = 1").get() as

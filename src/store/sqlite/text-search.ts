@@ -8,7 +8,7 @@ import type { SearchThreads } from "./search-threads.js";
 import { cachedStatement } from "./statement-cache.js";
 
 /** How a search may go about its ranking; the hits are the same either way. */
-export interface SearchWays {
+export interface SearchOptions {
   /** Threads to split a large search across. */
   readonly threads?: SearchThreads;
   /** Whether chunks that cannot reach the hits may go unscored (default true; see prunedSearch). */
@@ -25,7 +25,7 @@ export function searchChunks(
   db: Database.Database,
   weights: readonly number[],
   query: TextQuery,
-  { threads, prune = true }: SearchWays = {},
+  { threads, prune = true }: SearchOptions = {},
 ): TextHit[] {
   if (query.terms.length === 0 || query.limit <= 0) return [];
   const phrases = query.terms.map(quotedPhrase);
