@@ -97,9 +97,13 @@ describe("keyword search split across threads", () => {
     expect(await split.prepareSearchThreads()).toBe(true);
     // A thread that dies (out of memory, killed) must not cost the query its answer.
     const internals = split as unknown as {
-      searchThreads: { threads: { worker: { terminate(): Promise<number> } }[] };
+      keywordSearch: {
+        options: { threads: { threads: { worker: { terminate(): Promise<number> } }[] } };
+      };
     };
-    await internals.searchThreads.threads[0]?.worker.terminate();
+    const threads = internals.keywordSearch.options.threads.threads;
+    expect(threads).toHaveLength(1);
+    await threads[0]?.worker.terminate();
     for (const terms of QUERIES) {
       expect(await split.searchText({ terms, limit: 20 })).toEqual(
         await single.searchText({ terms, limit: 20 }),

@@ -54,7 +54,7 @@ import { DEFAULT_SPLIT_FROM_CHUNKS, SearchThreads } from "./search-threads.js";
 import { SqliteHistoryAndPlans } from "./sqlite-history-plans.js";
 import { cachedStatement } from "./statement-cache.js";
 import { TextCompaction } from "./text-compaction.js";
-import { chunkRows, searchChunks } from "./text-search.js";
+import { chunkRows, KeywordSearch } from "./text-search.js";
 import { loadVectorExtension } from "./vector-extension.js";
 import * as vectors from "./vector-queries.js";
 import { asIndexError, inWriteTransaction } from "./write-transaction.js";
@@ -74,11 +74,7 @@ export interface SqliteStoreOptions {
   readonly searchThreads?: number;
   /** Chunks from which the search is split (default 30,000). */
   readonly splitSearchFrom?: number;
-  /**
-   * Whether a keyword search may leave unscored the chunks that cannot reach
-   * its hits (default true). The hits are the same; false scores every match,
-   * as a check of the split search needs.
-   */
+  /** Whether a keyword search may leave unscored what cannot reach its hits (default true). */
   readonly pruneSearch?: boolean;
   /** Told what the store works around (say, search kept exact); default: a line on stderr. */
   readonly onWarning?: (message: string) => void;
@@ -92,28 +88,22 @@ function warnOnStderr(message: string): void {
 export class SqliteStore extends SqliteHistoryAndPlans implements Store {
   readonly location: string;
   protected readonly db: Database.Database;
-  /** BM25 weights of path, symbols, context and body, in the FTS table's column order. */
-  private readonly fieldWeights: readonly number[];
   private readonly compaction: TextCompaction;
   private readonly documents: DocumentWrites;
   private readonly graphIndexes: DeferredGraphIndexes;
   private readonly vectorExtension: boolean;
   private readonly ann: AnnIndexes;
-  private readonly searchThreads: SearchThreads;
-  private readonly pruneSearch: boolean;
+  private readonly keywordSearch: KeywordSearch;
 
   private constructor(
     location: string,
     db: Database.Database,
-    weights: FieldWeights,
     annThreshold: number,
     warn: (message: string) => void,
-    searchThreads: SearchThreads,
-    pruneSearch: boolean,
+    keywordSearch: KeywordSearch,
   ) {
     super();
-    this.searchThreads = searchThreads;
-    this.pruneSearch = pruneSearch;
+    this.keywordSearch = keywordSearch;
     this.location = location;
     this.db = db;
     this.ann = new AnnIndexes(
@@ -122,7 +112,6 @@ export class SqliteStore extends SqliteHistoryAndPlans implements Store {
       warn,
     );
     this.vectorExtension = loadVectorExtension(db);
-    this.fieldWeights = [weights.path, weights.symbols, weights.context, weights.body];
     this.compaction = new TextCompaction(db);
     this.graphIndexes = new DeferredGraphIndexes(db);
     this.documents = new DocumentWrites(db, this.compaction, this.graphIndexes);
@@ -138,15 +127,16 @@ export class SqliteStore extends SqliteHistoryAndPlans implements Store {
     return new SqliteStore(
       file,
       db,
-      options.fieldWeights ?? DEFAULT_FIELD_WEIGHTS,
       options.annThreshold ?? DEFAULT_ANN_THRESHOLD,
       options.onWarning ?? warnOnStderr,
-      new SearchThreads(
-        file,
-        options.searchThreads ?? Math.min(4, availableParallelism()),
-        options.splitSearchFrom ?? DEFAULT_SPLIT_FROM_CHUNKS,
-      ),
-      options.pruneSearch ?? true,
+      new KeywordSearch(db, options.fieldWeights ?? DEFAULT_FIELD_WEIGHTS, {
+        threads: new SearchThreads(
+          file,
+          options.searchThreads ?? Math.min(4, availableParallelism()),
+          options.splitSearchFrom ?? DEFAULT_SPLIT_FROM_CHUNKS,
+        ),
+        prune: options.pruneSearch ?? true,
+      }),
     );
   }
 
@@ -248,15 +238,12 @@ export class SqliteStore extends SqliteHistoryAndPlans implements Store {
   }
 
   async searchText(query: TextQuery): Promise<TextHit[]> {
-    return searchChunks(this.db, this.fieldWeights, query, {
-      threads: this.searchThreads,
-      prune: this.pruneSearch,
-    });
+    return this.keywordSearch.search(query);
   }
 
   /** Starts a large index's search threads now, not with the first search; true when searches split. */
   prepareSearchThreads(): Promise<boolean> {
-    return this.searchThreads.prepare(this.db);
+    return this.keywordSearch.prepareThreads();
   }
 
   async getChunks(chunkIds: readonly number[]): Promise<StoredChunk[]> {
@@ -403,7 +390,7 @@ export class SqliteStore extends SqliteHistoryAndPlans implements Store {
 
   async close(): Promise<void> {
     if (!this.db.open) return;
-    await this.searchThreads.close();
+    await this.keywordSearch.close();
     this.ann.save();
     this.db.close();
   }

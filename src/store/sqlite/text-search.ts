@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import type { TextHit, TextQuery } from "../../core/text-backend.js";
+import type { FieldWeights, TextHit, TextQuery } from "../../core/text-backend.js";
 import { CHUNK_COLUMNS, type ChunkRow, toStoredChunk } from "../chunk-rows.js";
 import { pathFilter } from "./path-filter.js";
 import { prunedSearch } from "./pruned-search.js";
@@ -7,12 +7,45 @@ import type { RankedRow } from "./search-range.js";
 import type { SearchThreads } from "./search-threads.js";
 import { cachedStatement } from "./statement-cache.js";
 
+/**
+ * The store's keyword search: its field weights, the threads it may split a
+ * search across, and whether it may leave chunks unscored.
+ */
+export class KeywordSearch {
+  /** BM25 weights of path, symbols, context and body, in the FTS table's column order. */
+  private readonly weights: readonly number[];
+
+  constructor(
+    private readonly db: Database.Database,
+    weights: FieldWeights,
+    private readonly options: SearchOptions,
+  ) {
+    this.weights = [weights.path, weights.symbols, weights.context, weights.body];
+  }
+
+  search(query: TextQuery): TextHit[] {
+    return searchChunks(this.db, this.weights, query, this.options);
+  }
+
+  prepareThreads(): Promise<boolean> {
+    return this.options.threads.prepare(this.db);
+  }
+
+  close(): Promise<void> {
+    return this.options.threads.close();
+  }
+}
+
 /** How a search may go about its ranking; the hits are the same either way. */
 export interface SearchOptions {
   /** Threads to split a large search across. */
-  readonly threads?: SearchThreads;
-  /** Whether chunks that cannot reach the hits may go unscored (default true; see prunedSearch). */
-  readonly prune?: boolean;
+  readonly threads: SearchThreads;
+  /**
+   * Whether chunks that cannot reach the hits may go unscored (see
+   * prunedSearch). The hits are the same; false scores every match, as a
+   * check of the split search needs.
+   */
+  readonly prune: boolean;
 }
 
 /**
@@ -21,11 +54,11 @@ export interface SearchOptions {
  * they cannot reach the hits, or else the search is split across the threads
  * when they take it (a large index).
  */
-export function searchChunks(
+function searchChunks(
   db: Database.Database,
   weights: readonly number[],
   query: TextQuery,
-  { threads, prune = true }: SearchOptions = {},
+  { threads, prune }: SearchOptions,
 ): TextHit[] {
   if (query.terms.length === 0 || query.limit <= 0) return [];
   const phrases = query.terms.map(quotedPhrase);
@@ -34,7 +67,7 @@ export function searchChunks(
   if (prefixes.length === 0) {
     const pruned = prune ? prunedSearch(db, weights, phrases, query.limit) : null;
     if (pruned) return hitsOf(db, pruned);
-    const split = threads?.search(db, weights, match, query.limit);
+    const split = threads.search(db, weights, match, query.limit);
     if (split) return hitsOf(db, split);
     // The best `limit` ids by rank (ties by id) first, then only their rows: the join stays out of the ranking.
     // bm25() called with the weights ranks a third faster than the same weights set by `rank MATCH`.
