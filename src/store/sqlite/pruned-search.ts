@@ -74,12 +74,13 @@ function searchPruned(
   const match = phrases.join(" OR ");
   let leftOut = leftOutUnder(byCommonness, bounds, firstGuess(db, limit));
   // Fewer than `limit` chunks hold the phrases kept: leave out less, or nothing can be checked.
-  while (leftOut > 0 && keptHits(byCommonness, hits, leftOut) < limit) leftOut--;
+  // (A chunk counts once per kept phrase it holds: the sum is at least how many chunks hold one.)
+  while (leftOut > 0 && sumOver(byCommonness, hits, leftOut, phrases.length) < limit) leftOut--;
   for (let attempt = 0; attempt < 2 && leftOut > 0; attempt++) {
     const ranked = rankedCandidates(db, weights, match, byCommonness, phrases, leftOut, limit);
     const least = ranked.length === limit ? -(ranked[limit - 1] as RankedRow).rank : null;
     if (least === null) return null;
-    if (boundOf(byCommonness, bounds, leftOut) * ROUNDING < least) {
+    if (sumOver(byCommonness, bounds, 0, leftOut) * ROUNDING < least) {
       remember(db, limit, least);
       return ranked;
     }
@@ -123,17 +124,10 @@ function leftOutUnder(byCommonness: readonly number[], bounds: readonly number[]
   return count;
 }
 
-/** How many chunks the kept phrases' lists hold together, a chunk counted once per phrase it holds. */
-function keptHits(byCommonness: readonly number[], hits: readonly number[], leftOut: number) {
+/** The sum of `values` over the phrases from `from` to `to` in `order`. */
+function sumOver(order: readonly number[], values: readonly number[], from: number, to: number) {
   let sum = 0;
-  for (let i = leftOut; i < byCommonness.length; i++)
-    sum += hits[byCommonness[i] as number] as number;
-  return sum;
-}
-
-function boundOf(byCommonness: readonly number[], bounds: readonly number[], leftOut: number) {
-  let sum = 0;
-  for (let i = 0; i < leftOut; i++) sum += bounds[byCommonness[i] as number] as number;
+  for (let i = from; i < to; i++) sum += values[order[i] as number] as number;
   return sum;
 }
 
