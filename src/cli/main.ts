@@ -17,6 +17,7 @@ import { registerServeCommand } from "./commands/serve-command.js";
 import { registerStatusCommand } from "./commands/status-command.js";
 import { registerStrategiesCommand } from "./commands/strategies-command.js";
 import { registerSymbolCommands } from "./commands/symbol-commands.js";
+import { registerTrustCommands } from "./commands/trust-command.js";
 import { registerWatchCommand } from "./commands/watch-command.js";
 
 /** Runs the CLI and returns its exit code: 0 ok, 1 failure, 2 bad usage. */
@@ -57,6 +58,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   registerServeCommand(program, run);
   registerWatchCommand(program, run);
   registerInitCommand(program, run);
+  registerTrustCommands(program, run);
   registerHookCommand(program, run);
   try {
     await program.parseAsync(argv, { from: "node" });

@@ -1,37 +1,73 @@
-import { existsSync, readFileSync } from "node:fs";
-import { homedir } from "node:os";
+import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { parse, TomlError } from "smol-toml";
 import type { z } from "zod";
 import { ConfigError } from "../core/errors.js";
-import { type ResolvedConfig, resolveConfig } from "./resolved-config.js";
+import {
+  type ResolvedConfig,
+  resolveConfig,
+  type UntrustedProjectFile,
+} from "./resolved-config.js";
+import { withoutRestrictedSettings } from "./restricted-settings.js";
 import type { ConfigFile } from "./schema.js";
+import { isTrusted, readTrustList, sha256Of } from "./trust-store.js";
+import { userConfigPath } from "./user-config-path.js";
+
+export { userConfigPath } from "./user-config-path.js";
 
 export const PROJECT_CONFIG_FILE = "ctx.toml";
 
-/** The user-level config file: `$XDG_CONFIG_HOME/ctx/config.toml` or `~/.config/ctx/config.toml`. */
-export function userConfigPath(env: NodeJS.ProcessEnv = process.env): string {
-  const base =
-    env.XDG_CONFIG_HOME && env.XDG_CONFIG_HOME.length > 0
-      ? env.XDG_CONFIG_HOME
-      : join(homedir(), ".config");
-  return join(base, "ctx", "config.toml");
-}
-
-/** Reads the user's config, then the project's `ctx.toml` (which wins), each validated on its own. */
+/**
+ * Reads the user's config, then the project's `ctx.toml` (which wins), each
+ * validated on its own. Unless the user trusts the project file as it is now
+ * (`ctx trust`), its settings that choose code, credentials or destinations
+ * are left out and named in `untrusted`.
+ */
 export async function loadConfig(
   projectRoot: string,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<ResolvedConfig> {
   const files: { path: string; config: ConfigFile }[] = [];
-  for (const path of [userConfigPath(env), join(projectRoot, PROJECT_CONFIG_FILE)]) {
-    if (existsSync(path)) files.push({ path, config: await readConfigFile(path) });
+  const userFile = userConfigPath(env);
+  if (existsSync(userFile)) files.push({ path: userFile, config: await readConfigFile(userFile) });
+  const projectFile = projectConfigPath(projectRoot);
+  let untrusted: UntrustedProjectFile | null = null;
+  if (existsSync(projectFile)) {
+    const { text, config } = await readConfigSource(projectFile);
+    const sha256 = sha256Of(text);
+    const list = readTrustList(env);
+    if (isTrusted(list, projectFile, sha256)) {
+      files.push({ path: projectFile, config });
+    } else {
+      const kept = withoutRestrictedSettings(config, projectRoot);
+      files.push({ path: projectFile, config: kept.config });
+      if (kept.ignored.length > 0)
+        untrusted = { file: projectFile, sha256, ignored: kept.ignored, listProblem: list.problem };
+    }
   }
-  return resolveConfig(files);
+  return resolveConfig(files, untrusted);
+}
+
+/** The project's config file by the path trust is recorded under: the root's real path. */
+export function projectConfigPath(projectRoot: string): string {
+  let root = projectRoot;
+  try {
+    root = realpathSync(projectRoot);
+  } catch {
+    // A root that cannot be resolved has no config file to read either.
+  }
+  return join(root, PROJECT_CONFIG_FILE);
 }
 
 /** Parses and validates one TOML config file; errors name the file and the key. */
 export async function readConfigFile(path: string): Promise<ConfigFile> {
+  return (await readConfigSource(path)).config;
+}
+
+/** The file's text (what trust is recorded for) and its validated settings. */
+export async function readConfigSource(
+  path: string,
+): Promise<{ text: string; config: ConfigFile }> {
   let text: string;
   try {
     text = readFileSync(path, "utf8");
@@ -51,7 +87,7 @@ export async function readConfigFile(path: string): Promise<ConfigFile> {
   const { configFileSchema } = await import("./schema.js");
   const result = configFileSchema.safeParse(data);
   if (!result.success) throw new ConfigError(path, describeIssue(result.error.issues[0]));
-  return result.data;
+  return { text, config: result.data };
 }
 
 function describeIssue(issue: z.core.$ZodIssue | undefined): string {

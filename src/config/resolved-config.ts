@@ -58,6 +58,18 @@ export interface ResolvedConfig {
   readonly rerank: RerankSettings;
   /** Config files that were read, lowest priority first. */
   readonly sources: readonly string[];
+  /** The project's config file when settings of it were left out because the user does not trust it. */
+  readonly untrusted: UntrustedProjectFile | null;
+}
+
+/** A project `ctx.toml` the user has not trusted (as it is now), and what of it was ignored. */
+export interface UntrustedProjectFile {
+  readonly file: string;
+  readonly sha256: string;
+  /** Settings left out, as `section.key`. */
+  readonly ignored: readonly string[];
+  /** Why the user's trust list could not be read, when it could not. */
+  readonly listProblem: string | null;
 }
 
 export const DEFAULT_STORE_PATH = ".ctx/index.db";
@@ -70,6 +82,7 @@ export const DEFAULT_HOT_SHARE = 0.15;
 /** Applies defaults to merged config files (later files win key by key). */
 export function resolveConfig(
   files: readonly { path: string; config: ConfigFile }[],
+  untrusted: UntrustedProjectFile | null = null,
 ): ResolvedConfig {
   const merged: ConfigFile = {};
   for (const { config } of files) {
@@ -122,5 +135,6 @@ export function resolveConfig(
     navigator: resolveNavigatorSettings(files),
     rerank: resolveRerankSettings(files),
     sources: files.map((file) => file.path),
+    untrusted,
   };
 }

@@ -1,6 +1,7 @@
 import { basename, resolve } from "node:path";
 import { loadConfig } from "../config/load-config.js";
 import type { ResolvedConfig } from "../config/resolved-config.js";
+import { warnUntrusted } from "../config/untrusted-warning.js";
 import { type GeneratorChoice, resolveGenerator } from "../contextualize/resolve-generator.js";
 import type { Embedder } from "../core/embedder.js";
 import { UsageError } from "../core/errors.js";
@@ -105,6 +106,7 @@ export class ContextEngine {
     const cwd = options.cwd ?? process.cwd();
     const root = findProjectRoot(resolve(cwd, options.start ?? "."));
     const config = await loadConfig(root, options.env);
+    warnUntrusted(config, options.warn);
     const counter = createTokenCounter(config.tokens.counter);
     const queryCounter = rememberingCounter(counter);
     const registry = await buildRegistry(

@@ -30,6 +30,8 @@ export interface StatusReport {
   })[];
   readonly tokenCounter: string;
   readonly configFiles: readonly string[];
+  /** Settings of the project's `ctx.toml` ignored because the user has not trusted it (empty when none). */
+  readonly untrustedSettings: readonly string[];
   readonly enabledStrategies: readonly string[];
   readonly embeddings: {
     readonly embedder: string;

@@ -23,6 +23,11 @@ export interface OpenOptions {
   readonly env?: NodeJS.ProcessEnv;
   /** Strategies to register besides the built-ins and the config's custom ones. */
   readonly strategies?: readonly ContextStrategy[];
+  /**
+   * Where the line naming an untrusted project file's ignored settings goes
+   * (default: stderr, once per process).
+   */
+  readonly warn?: (line: string) => void;
 }
 
 export interface IndexOptions {

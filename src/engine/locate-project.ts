@@ -1,5 +1,5 @@
-import { existsSync, statSync } from "node:fs";
-import { dirname, isAbsolute, join, resolve } from "node:path";
+import { existsSync, lstatSync, realpathSync, statSync } from "node:fs";
+import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { PROJECT_CONFIG_FILE } from "../config/load-config.js";
 import type { ResolvedConfig } from "../config/resolved-config.js";
 import { PathNotFoundError, UsageError } from "../core/errors.js";
@@ -56,7 +56,46 @@ export function storeLocationFor(
     }
     return url;
   }
-  return indexPathFor(root, config.storePath, undefined, cwd);
+  return confinedToProject(root, indexPathFor(root, config.storePath, undefined, cwd));
+}
+
+/**
+ * An index file under the project root must stay there when links are
+ * followed: a repository that commits `.ctx` as a link would otherwise choose
+ * where the index and its request logs are written. Paths outside the root
+ * come only from the user (their config, a trusted project file) and are kept.
+ */
+export function confinedToProject(root: string, file: string): string {
+  if (!isInside(resolve(root), resolve(file))) return file;
+  let existing = file;
+  while (!present(existing) && dirname(existing) !== existing) existing = dirname(existing);
+  let real = "a missing place";
+  try {
+    real = realpathSync(existing);
+    const realRoot = realpathSync(root);
+    if (real === realRoot || isInside(realRoot, real)) return file;
+  } catch {
+    // A dangling link on the way is refused like one leading out.
+  }
+  throw new UsageError(
+    `the index path ${file} leads outside the project through a symbolic link (to ${real}); ` +
+      "remove the link, or choose the index with --db or [store] path in your own config",
+  );
+}
+
+/** Present as an entry, a dangling link included (existsSync follows links). */
+function present(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function isInside(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel !== "" && rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
 }
 
 function nearestAncestor(start: string, test: (dir: string) => boolean): string | null {

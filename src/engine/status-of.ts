@@ -25,6 +25,7 @@ export async function statusOf(engine: ContextEngine): Promise<StatusReport> {
     resources: await rootsWithPresence(store),
     tokenCounter: counter.name,
     configFiles: config.sources,
+    untrustedSettings: config.untrusted?.ignored ?? [],
     enabledStrategies: (await engine.enabledStrategies()).enabled,
     contextGenerator: describeChoice(() => engine.generatorChoice()),
     embeddings: await describeEmbeddings(

@@ -5,7 +5,7 @@ import { PostgresStore } from "../../src/store/postgres/postgres-store.js";
 import { SqliteStore } from "../../src/store/sqlite/sqlite-store.js";
 import { runCli } from "../helpers/run-cli.js";
 import { runPostgres, scratchSchema, TEST_DATABASE_URL } from "../helpers/store-adapters.js";
-import { git, gitRepo } from "../helpers/temp-dir.js";
+import { git, gitRepo, tempDir } from "../helpers/temp-dir.js";
 
 /** Every search hit as "path:line score", sorted (equal scores rank by chunk id, which differ). */
 function answers(root: string, query: string, env: NodeJS.ProcessEnv): string[] {
@@ -34,9 +34,12 @@ describe.runIf(runPostgres)("ctx migrate", () => {
     git(root, "commit", "--quiet", "--all", "--message", "Retry three times as long");
     const schema = scratchSchema();
     writeFileSync(join(root, "ctx.toml"), `[store]\nschema = "${schema}"\nproject = "team/demo"\n`);
+    // The project file names where its index goes: the user trusts it.
+    const home = { XDG_CONFIG_HOME: tempDir("ctx-home-") };
+    expect(runCli(["trust"], root, home).code).toBe(0);
     const file = join(root, ".ctx", "index.db");
-    expect(runCli(["index"], root).code).toBe(0);
-    expect(runCli(["plan", "create", "Rework the cache"], root).code).toBe(0);
+    expect(runCli(["index"], root, home).code).toBe(0);
+    expect(runCli(["plan", "create", "Rework the cache"], root, home).code).toBe(0);
     // Vectors as an embedder would have paid for them.
     const sqlite = SqliteStore.open(file, { create: false });
     const work = await sqlite.listUnembedded("paid-embedder", 100);
@@ -51,7 +54,11 @@ describe.runIf(runPostgres)("ctx migrate", () => {
     const coverage = await sqlite.embeddingCoverage("paid-embedder");
     await sqlite.close();
 
-    const migrated = runCli(["migrate", "--from", file, "--to", TEST_DATABASE_URL, "--json"], root);
+    const migrated = runCli(
+      ["migrate", "--from", file, "--to", TEST_DATABASE_URL, "--json"],
+      root,
+      home,
+    );
     expect(migrated.code, migrated.stderr).toBe(0);
     const report = JSON.parse(migrated.stdout) as Record<string, unknown>;
     expect(report).toMatchObject({
@@ -64,7 +71,7 @@ describe.runIf(runPostgres)("ctx migrate", () => {
     });
     expect(migrated.stdout).not.toContain(new URL(TEST_DATABASE_URL).password);
 
-    const server = { CTX_DATABASE_URL: TEST_DATABASE_URL };
+    const server = { ...home, CTX_DATABASE_URL: TEST_DATABASE_URL };
     const status = (env: NodeJS.ProcessEnv) => {
       const shown = JSON.parse(runCli(["status", "--json"], root, env).stdout) as {
         store: Record<string, unknown>;
@@ -80,9 +87,9 @@ describe.runIf(runPostgres)("ctx migrate", () => {
       } = shown.store;
       return { store, resources: shown.resources.map((r) => [r.id, r.history]) };
     };
-    expect(status(server)).toEqual(status({}));
+    expect(status(server)).toEqual(status(home));
     for (const question of ["retry backoff", "LruCache evict", "demo caches"]) {
-      expect(answers(root, question, server)).toEqual(answers(root, question, {}));
+      expect(answers(root, question, server)).toEqual(answers(root, question, home));
     }
     const plans = (env: NodeJS.ProcessEnv) =>
       (JSON.parse(runCli(["plan", "list", "--json"], root, env).stdout) as { title: string }[]).map(
@@ -103,7 +110,7 @@ describe.runIf(runPostgres)("ctx migrate", () => {
     expect(again.code, again.stderr).toBe(0);
     expect(JSON.parse(again.stdout)).toMatchObject({ added: 0, changed: 0, removed: 0 });
     // A second copy into the same project is refused, in one line.
-    const twice = runCli(["migrate", "--from", file, "--to", TEST_DATABASE_URL], root);
+    const twice = runCli(["migrate", "--from", file, "--to", TEST_DATABASE_URL], root, home);
     expect(twice.code).toBe(1);
     expect(twice.stderr.trim()).toMatch(/project team\/demo already holds an index there/);
   }, 240_000);

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { installedWithoutOptionalPackages } from "../helpers/installed-copy.js";
 import { LlmServer } from "../helpers/llm-server.js";
 import { CLI, runCli, runCliAsync, runCliAt } from "../helpers/run-cli.js";
-import { gitRepo, writeFiles } from "../helpers/temp-dir.js";
+import { gitRepo, userConfigHome, writeFiles } from "../helpers/temp-dir.js";
 
 const FIXTURES = fileURLToPath(new URL("../fixtures/code", import.meta.url));
 
@@ -143,18 +143,25 @@ describe("an installed ctx without its optional packages", () => {
   it("searches vectors exactly past ann_threshold, with a warning naming the install command, instead of failing", async () => {
     const root = repo();
     writeFiles(root, {
-      "ctx.toml": `[embeddings]\nprovider = "openai-compatible"\nmodel = "test-embed"\nbase_url = "${server.url}/v1"\nann_threshold = 2\n[contextualize]\ngenerator = "structural"\n`,
+      "ctx.toml": '[embeddings]\nann_threshold = 2\n[contextualize]\ngenerator = "structural"\n',
     });
-    const indexed = await runCliAsync(["index"], root, { OPENAI_API_KEY: "k" }, installed);
+    // The endpoint is the user's to choose: their own config names it.
+    const env = {
+      OPENAI_API_KEY: "k",
+      XDG_CONFIG_HOME: userConfigHome(
+        `[embeddings]\nprovider = "openai-compatible"\nmodel = "test-embed"\nbase_url = "${server.url}/v1"\n`,
+      ),
+    };
+    const indexed = await runCliAsync(["index"], root, env, installed);
     expect(indexed.code, indexed.stderr).toBe(0);
     const args = ["query", "retry with backoff", "--format", "json", "--no-refresh"];
-    const result = await runCliAsync(args, root, { OPENAI_API_KEY: "k" }, installed);
+    const result = await runCliAsync(args, root, env, installed);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toMatch(
       /^ctx: vector search is exact, and slower, at \d+ vectors \(past ann_threshold 2\): the optional package usearch is not installed: run `npm install usearch@2\.26\.2` for fast search\n$/,
     );
     // The same answer as with the HNSW index of the full install.
-    const full = await runCliAsync(args, root, { OPENAI_API_KEY: "k" });
+    const full = await runCliAsync(args, root, env);
     expect(full.stderr).toBe("");
     const paths = (stdout: string) =>
       (JSON.parse(stdout) as { fragments: { path: string }[] }).fragments.map((f) => f.path);

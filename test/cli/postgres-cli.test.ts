@@ -33,7 +33,15 @@ function serverProject(files: Record<string, string> = FILES): {
   const root = gitRepo(files);
   const schema = scratchSchema();
   writeFileSync(join(root, "ctx.toml"), `[store]\nschema = "${schema}"\n`);
-  return { root, schema, env: { CTX_DATABASE_URL: TEST_DATABASE_URL } };
+  const env = { CTX_DATABASE_URL: TEST_DATABASE_URL, XDG_CONFIG_HOME: tempDir("ctx-home-") };
+  trust(root, env);
+  return { root, schema, env };
+}
+
+/** Where in a shared server a project's index goes is the project file's to say only once trusted. */
+function trust(root: string, env: NodeJS.ProcessEnv): void {
+  const trusted = runCli(["trust"], root, env);
+  expect(trusted.code, trusted.stderr).toBe(0);
 }
 
 /**
@@ -97,6 +105,7 @@ describe.runIf(runPostgres)("ctx on a PostgreSQL server", () => {
       join(other, "ctx.toml"),
       `[store]\nschema = "${schema}"\nproject = "team/other"\n`,
     );
+    trust(other, env);
     expect(runCli(["index"], other, env).code).toBe(0);
     const text = runCli(["status"], root, env);
     expect(text.code, text.stderr).toBe(0);
@@ -117,13 +126,20 @@ describe.runIf(runPostgres)("ctx on a PostgreSQL server", () => {
       join(root, "ctx.toml"),
       `[store]\nurl = "${TEST_DATABASE_URL}"\nschema = "${schema}"\nproject = "team/demo"\n`,
     );
-    expect(runCli(["index"], root).code).toBe(0);
-    const viaFlag = runCli(["search", "LruCache", "--json", "--db", TEST_DATABASE_URL], root);
+    const env = { XDG_CONFIG_HOME: tempDir("ctx-home-") };
+    // Untrusted, the file may not send the code to a server: the index stays a local file.
+    const untrusted = runCli(["index"], root, env);
+    expect(untrusted.code, untrusted.stderr).toBe(0);
+    expect(untrusted.stderr).toContain("ignoring store.url, store.schema, store.project in ");
+    expect(untrusted.stdout).toContain(`Index: ${join(root, ".ctx", "index.db")}`);
+    trust(root, env);
+    expect(runCli(["index"], root, env).code).toBe(0);
+    const viaFlag = runCli(["search", "LruCache", "--json", "--db", TEST_DATABASE_URL], root, env);
     expect(viaFlag.code, viaFlag.stderr).toBe(0);
     expect((JSON.parse(viaFlag.stdout) as { results: { path: string }[] }).results[0]?.path).toBe(
       "src/cache.ts",
     );
-    const status = JSON.parse(runCli(["status", "--json"], root).stdout) as {
+    const status = JSON.parse(runCli(["status", "--json"], root, env).stdout) as {
       project: string;
       indexPath: string;
     };

@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { o200kCounter } from "../../src/tokens/o200k-counter.js";
 import { runCli } from "../helpers/run-cli.js";
-import { gitRepo, writeFiles } from "../helpers/temp-dir.js";
+import { gitRepo, tempDir, writeFiles } from "../helpers/temp-dir.js";
 
 const FIXTURES = fileURLToPath(new URL("../fixtures/code", import.meta.url));
 
@@ -37,13 +37,23 @@ export class PinnedReadme {
 }
 `;
 
-function project(toml: string): string {
+function project(toml: string, trust = true): string {
   const root = gitRepo({
     "README.md": "# Retry demo\n\nThe zanzibar protocol is documented here.\n",
   });
   cpSync(FIXTURES, join(root, "src"), { recursive: true });
   writeFiles(root, { "strategies/mine.js": README_STRATEGY, "ctx.toml": toml });
+  // A project's own strategy code runs only once the user trusts its ctx.toml.
+  const trusted = trust ? runCli(["trust"], root, { XDG_CONFIG_HOME: configHome }) : null;
+  if (trusted && trusted.code !== 0) throw new Error(trusted.stderr);
   return root;
+}
+
+/** The user's config folder, outside every project: where `ctx trust` records its decisions. */
+const configHome = tempDir("ctx-home-");
+
+function ctx(args: readonly string[], root: string) {
+  return runCli(args, root, { XDG_CONFIG_HOME: configHome });
 }
 
 const WITH_CUSTOM = `
@@ -64,7 +74,7 @@ enabled = true
 describe("strategies from the CLI", () => {
   it("runs a custom strategy loaded from a .js file named in ctx.toml, end to end", () => {
     const root = project(WITH_CUSTOM);
-    const result = runCli(
+    const result = ctx(
       ["query", "retry attempts", "--budget", "2000", "--format", "json", "--explain"],
       root,
     );
@@ -86,15 +96,15 @@ describe("strategies from the CLI", () => {
 
   it("lists strategies with quality, backends, enabled and breaker state, and explains one", () => {
     const root = project(WITH_CUSTOM);
-    const list = runCli(["strategies", "list"], root);
+    const list = ctx(["strategies", "list"], root);
     expect(list.code, list.stderr).toBe(0);
     expect(list.stdout).toMatch(/NAME\s+QUALITY\s+BACKENDS\s+ENABLED\s+BREAKER/);
     expect(list.stdout).toMatch(/pinned-readme\s+0\.80\s+text\s+yes\s+closed/);
     expect(list.stdout).toMatch(/simple-keyword\s+0\.30\s+text\s+yes\s+closed\s+built-in/);
-    const explain = runCli(["strategies", "explain", "simple-keyword"], root);
+    const explain = ctx(["strategies", "explain", "simple-keyword"], root);
     expect(explain.stdout).toMatch(/BM25/);
     expect(explain.stdout).toMatch(/timeout 30 s, max fragments 100/);
-    expect(runCli(["strategies", "explain", "nope"], root).stderr).toMatch(
+    expect(ctx(["strategies", "explain", "nope"], root).stderr).toMatch(
       /unknown strategy "nope"; registered: arce, breadth-depth-navigator, pinned-readme, plan-decision-context, semantic-embedding, simple-keyword, temporal-archaeology/,
     );
     expect(list.stdout).toMatch(/arce\s+0\.95\s+text\+vector\s+no\s+closed\s+built-in/);
@@ -102,7 +112,7 @@ describe("strategies from the CLI", () => {
 
   it("shows provenance in Markdown with --explain", () => {
     const root = project(WITH_CUSTOM);
-    const result = runCli(["query", "zanzibar protocol", "--budget", "1500", "--explain"], root);
+    const result = ctx(["query", "zanzibar protocol", "--budget", "1500", "--explain"], root);
     expect(result.stdout).toMatch(
       /> - simple-keyword: confidence 0\.50 × quality 0\.30, allocated \d+ tokens/,
     );
@@ -112,31 +122,31 @@ describe("strategies from the CLI", () => {
 
   it("sets, shows and resets the project's strategies without touching ctx.toml", () => {
     const root = project(WITH_CUSTOM);
-    const set = runCli(["project", "context", "set", "--strategy", "pinned-readme"], root);
+    const set = ctx(["project", "context", "set", "--strategy", "pinned-readme"], root);
     expect(set.code, set.stderr).toBe(0);
-    expect(runCli(["project", "context", "show"], root).stdout).toMatch(
+    expect(ctx(["project", "context", "show"], root).stdout).toMatch(
       /: pinned-readme\n\(from project override/,
     );
     const query = JSON.parse(
-      runCli(["query", "retry", "--format", "json", "--explain"], root).stdout,
+      ctx(["query", "retry", "--format", "json", "--explain"], root).stdout,
     ) as {
       provenance: { strategies: { name: string }[] };
     };
     expect(query.provenance.strategies.map((s) => s.name)).toEqual(["pinned-readme"]);
-    expect(runCli(["project", "context", "set", "--strategy", "ghost"], root).stderr).toMatch(
+    expect(ctx(["project", "context", "set", "--strategy", "ghost"], root).stderr).toMatch(
       /"ghost" is not registered/,
     );
-    const reset = runCli(["project", "context", "reset"], root);
+    const reset = ctx(["project", "context", "reset"], root);
     expect(reset.stdout).toMatch(/simple-keyword, pinned-readme\n\(from config .*ctx\.toml\)/);
   });
 
   it("refuses a config with an unknown strategy setting or an unregistered enabled strategy", () => {
-    const root = project("[context.strategies.settings.simple-keyword]\ntimeout = 5\n");
-    expect(runCli(["query", "x"], root).stderr).toMatch(
+    const root = project("[context.strategies.settings.simple-keyword]\ntimeout = 5\n", false);
+    expect(ctx(["query", "x"], root).stderr).toMatch(
       /ctx\.toml: unknown key "context\.strategies\.settings\.simple-keyword\.timeout"/,
     );
     writeFileSync(join(root, "ctx.toml"), '[context.strategies]\nenabled = ["missing-one"]\n');
-    const result = runCli(["query", "x"], root);
+    const result = ctx(["query", "x"], root);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/ctx\.toml: enabled strategy "missing-one" is not registered/);
   });

@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ContextEngine } from "../../src/engine/context-engine.js";
 import { LlmServer } from "../helpers/llm-server.js";
-import { tempDir, writeFiles } from "../helpers/temp-dir.js";
+import { tempDir, userConfigHome, writeFiles } from "../helpers/temp-dir.js";
 
 const FIXTURES = fileURLToPath(new URL("../fixtures/code", import.meta.url));
 
@@ -150,11 +150,12 @@ describe("contextualizing an index with a model", () => {
     await engine.index([root]);
     await engine.close();
     const calls = server.modelRequests.length;
-    writeFileSync(join(root, "ctx.toml"), `${FAST}model = "claude-sonnet-4-5"\n`);
+    // The model is the user's choice: their own config names it, the project's may not.
+    const home = userConfigHome('[contextualize]\nmodel = "claude-sonnet-4-5"\n');
     const other = await ContextEngine.open({
       start: root,
       cwd: root,
-      env: { XDG_CONFIG_HOME: root, ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: server.url },
+      env: { XDG_CONFIG_HOME: home, ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: server.url },
     });
     try {
       const switched = await other.index([root]);
@@ -164,7 +165,6 @@ describe("contextualizing an index with a model", () => {
     } finally {
       await other.close();
     }
-    writeFileSync(join(root, "ctx.toml"), FAST);
     const back = await ContextEngine.open({
       start: root,
       cwd: root,

@@ -3,19 +3,22 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ContextEngine } from "../../src/engine/context-engine.js";
 import { LlmServer } from "../helpers/llm-server.js";
-import { tempDir, writeFiles } from "../helpers/temp-dir.js";
+import { tempDir, userConfigHome, writeFiles } from "../helpers/temp-dir.js";
+
+/** The user's config folder: endpoints and models are the user's to choose, not the project's. */
+let home: string;
 
 let server: LlmServer;
 beforeEach(async () => {
   server = await LlmServer.start();
+  home = tempDir("ctx-home-");
 });
 afterEach(async () => {
   await server.close();
 });
 
 const FILES = {
-  // The config names the model: keep it out of the index so switching models changes no chunk.
-  ".ctxignore": "ctx.toml\n.ctxignore\n",
+  ".ctxignore": ".ctxignore\n",
   "billing/invoice.py":
     'def total_due(lines):\n    """Sum what the customer owes on an invoice."""\n    return sum(line.amount for line in lines)\n',
   "auth/session.py":
@@ -32,7 +35,7 @@ async function open(root: string) {
   return ContextEngine.open({
     start: root,
     cwd: root,
-    env: { XDG_CONFIG_HOME: root, OPENAI_API_KEY: "test-key" },
+    env: { XDG_CONFIG_HOME: home, OPENAI_API_KEY: "test-key" },
   });
 }
 
@@ -43,7 +46,8 @@ function embedCalls(): number {
 describe("vectors in the index", () => {
   it("embeds every chunk once: re-indexing never re-embeds unchanged text", async () => {
     const root = tempDir();
-    writeFiles(root, { ...FILES, "ctx.toml": embeddingsToml() });
+    writeFiles(root, FILES);
+    home = userConfigHome(embeddingsToml());
     const engine = await open(root);
     try {
       const first = await engine.index([root]);
@@ -73,7 +77,8 @@ describe("vectors in the index", () => {
 
   it("lets one process at a time embed: a second run at once leaves the texts to the first", async () => {
     const root = tempDir();
-    writeFiles(root, { ...FILES, "ctx.toml": embeddingsToml() });
+    writeFiles(root, FILES);
+    home = userConfigHome(embeddingsToml());
     const first = await open(root);
     const second = await open(root);
     try {
@@ -101,11 +106,12 @@ describe("vectors in the index", () => {
 
   it("keeps one vector set per embedder: switching builds a new one and leaves the other", async () => {
     const root = tempDir();
-    writeFiles(root, { ...FILES, "ctx.toml": embeddingsToml("model-a") });
+    writeFiles(root, FILES);
+    home = userConfigHome(embeddingsToml("model-a"));
     const a = await open(root);
     await a.index([root]);
     await a.close();
-    writeFileSync(join(root, "ctx.toml"), embeddingsToml("model-b"));
+    writeFileSync(join(home, "ctx/config.toml"), embeddingsToml("model-b"));
     const b = await open(root);
     try {
       const report = await b.index([root]);
@@ -123,7 +129,8 @@ describe("vectors in the index", () => {
 
   it("answers with keyword search before any vector exists, and with vectors after", async () => {
     const root = tempDir();
-    writeFiles(root, { ...FILES, "ctx.toml": embeddingsToml() });
+    writeFiles(root, FILES);
+    home = userConfigHome(embeddingsToml());
     const engine = await open(root);
     try {
       await engine.index([root], { embed: false });
@@ -156,7 +163,8 @@ describe("arce", () => {
     const root = tempDir();
     const reranker = await LlmServer.start();
     const rerank = `[rerank]\nprovider = "openai-compatible"\nbase_url = "${reranker.url}/v1"\napi_key_env = "OPENAI_API_KEY"\n`;
-    writeFiles(root, { ...FILES, "ctx.toml": embeddingsToml("test-embed", rerank) });
+    writeFiles(root, FILES);
+    home = userConfigHome(embeddingsToml("test-embed", rerank));
     const engine = await open(root);
     try {
       await engine.index([root]);

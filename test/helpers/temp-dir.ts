@@ -59,3 +59,13 @@ export function gitRepo(files: Record<string, string | Buffer>): string {
   git(root, "commit", "--quiet", "--message", "initial");
   return root;
 }
+
+/**
+ * A fresh config home (what XDG_CONFIG_HOME names) holding the user's own
+ * `ctx/config.toml`: where settings that a project file may not choose live.
+ */
+export function userConfigHome(toml: string): string {
+  const home = tempDir("ctx-home-");
+  writeFiles(home, { "ctx/config.toml": toml });
+  return home;
+}

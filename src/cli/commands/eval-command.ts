@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { Command } from "commander";
 import { loadConfig } from "../../config/load-config.js";
+import { warnUntrusted } from "../../config/untrusted-warning.js";
 import { createGenerator } from "../../contextualize/create-generator.js";
 import { resolveGenerator } from "../../contextualize/resolve-generator.js";
 import { UsageMeter } from "../../contextualize/usage-meter.js";
@@ -65,6 +66,7 @@ export function registerEvalCommand(
       run(async () => {
         const root = findProjectRoot(process.cwd());
         const config = await loadConfig(root);
+        warnUntrusted(config);
         const counter = createTokenCounter(config.tokens.counter);
         const strategies = flags.strategy ?? config.strategies.enabled;
         const embedder = flags.embedder

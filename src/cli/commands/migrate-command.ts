@@ -1,6 +1,7 @@
 import { basename, resolve } from "node:path";
 import type { Command } from "commander";
 import { loadConfig } from "../../config/load-config.js";
+import { warnUntrusted } from "../../config/untrusted-warning.js";
 import { UsageError } from "../../core/errors.js";
 import { findProjectRoot } from "../../engine/locate-project.js";
 import { isPostgresUrl, maskUrl } from "../../store/postgres/connection-errors.js";
@@ -30,6 +31,7 @@ export function registerMigrateCommand(
         }
         const root = findProjectRoot(process.cwd());
         const config = await loadConfig(root);
+        warnUntrusted(config);
         const project = config.storeServer.project ?? `local/${basename(root)}`;
         const { migrateIndex } = await import("../../engine/migrate-index.js");
         const report = await migrateIndex(resolve(flags.from), flags.to, {

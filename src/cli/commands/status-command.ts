@@ -52,6 +52,11 @@ export function registerStatusCommand(
               }`,
               `Embeddings: ${status.embeddings.embedder} — ${status.embeddings.reason}${status.embeddings.coverage ? `; ${status.embeddings.coverage.embedded} of ${status.embeddings.coverage.total} chunks have vectors` : ""}`,
               `Config: ${status.configFiles.length > 0 ? status.configFiles.join(", ") : "defaults (no ctx.toml)"}`,
+              ...(status.untrustedSettings.length > 0
+                ? [
+                    `Untrusted: ${status.untrustedSettings.join(", ")} of ctx.toml ignored (\`ctx trust\` allows them)`,
+                  ]
+                : []),
               "Optional features:",
               ...status.optionalFeatures.map(
                 (feature) =>
