@@ -75,6 +75,7 @@ export async function readDiffIdentifiers(
       "-U0",
       "--no-color",
       "--no-ext-diff",
+      "--no-textconv",
       "-M",
       "--format=%x1e%H",
       "--no-walk=unsorted",

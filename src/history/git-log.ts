@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { CtxError } from "../core/errors.js";
 import type { CommitRecord, FileChange } from "../core/history.js";
+import { SAFE_GIT_OPTIONS } from "../git/git-command.js";
 
 /** git could not read a repository's history. */
 export class GitHistoryError extends CtxError {
@@ -74,7 +75,7 @@ export async function streamGit(
   options: { readonly stdin?: string; readonly signal?: AbortSignal },
   onText: (text: string) => Promise<void> | void,
 ): Promise<void> {
-  const child = spawn("git", args, {
+  const child = spawn("git", [...SAFE_GIT_OPTIONS, ...args], {
     cwd: root,
     stdio: ["pipe", "pipe", "pipe"],
     ...(options.signal ? { signal: options.signal } : {}),

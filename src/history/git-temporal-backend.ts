@@ -15,6 +15,11 @@ import type {
   TemporalBackend,
 } from "../core/history.js";
 import type { Resource } from "../core/types.js";
+import {
+  NO_CONTENT_PROGRAMS,
+  repositoryDriverOverrides,
+  SAFE_GIT_OPTIONS,
+} from "../git/git-command.js";
 import type { HistorySettings } from "./history-settings.js";
 import {
   taskIdentifiers,
@@ -174,7 +179,18 @@ export class GitTemporalBackend implements TemporalBackend {
     try {
       ({ stdout } = await run(
         "git",
-        ["blame", "--porcelain", "-L", `${startLine},${endLine}`, "--", path],
+        [
+          ...SAFE_GIT_OPTIONS,
+          // Blaming the work tree's file runs its clean filter: the repository's own are not run.
+          ...(await repositoryDriverOverrides(root.root)),
+          "blame",
+          "--porcelain",
+          "--no-textconv",
+          "-L",
+          `${startLine},${endLine}`,
+          "--",
+          path,
+        ],
         { cwd: root.root, maxBuffer: 64 * 1024 * 1024 },
       ));
     } catch {
@@ -191,7 +207,17 @@ export class GitTemporalBackend implements TemporalBackend {
     try {
       const { stdout } = await run(
         "git",
-        ["show", "--format=", "--no-color", "--unified=3", sha, "--", `:(top)${path}`],
+        [
+          ...SAFE_GIT_OPTIONS,
+          "show",
+          ...NO_CONTENT_PROGRAMS,
+          "--format=",
+          "--no-color",
+          "--unified=3",
+          sha,
+          "--",
+          `:(top)${path}`,
+        ],
         { cwd: root.root, maxBuffer: 64 * 1024 * 1024 },
       );
       const lines = stdout.replace(/\n$/, "").split("\n");

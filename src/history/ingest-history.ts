@@ -2,6 +2,7 @@ import { execFile } from "node:child_process";
 import { availableParallelism } from "node:os";
 import { promisify } from "node:util";
 import type { CommitRecord, HistoryBatch, HistorySpan, HistoryStore } from "../core/history.js";
+import { SAFE_GIT_OPTIONS } from "../git/git-command.js";
 import { MINED_COMMITS, readDiffIdentifiers } from "./diff-identifiers.js";
 import { GitHistoryError, readCommits } from "./git-log.js";
 import { type HistorySettings, sinceSeconds } from "./history-settings.js";
@@ -295,16 +296,22 @@ export async function ingestHistories(
 async function readCheckout(root: string): Promise<Checkout | null> {
   let prefix: string;
   try {
-    const { stdout } = await run("git", ["rev-parse", "--show-prefix"], { cwd: root });
+    const { stdout } = await run("git", [...SAFE_GIT_OPTIONS, "rev-parse", "--show-prefix"], {
+      cwd: root,
+    });
     prefix = stdout.split("\n")[0] ?? "";
   } catch (error) {
     const detail = (error as { stderr?: string }).stderr?.trim().split("\n")[0];
     throw new GitHistoryError(root, detail || (error as Error).message);
   }
   try {
-    const { stdout } = await run("git", ["rev-parse", "--verify", "--quiet", "HEAD"], {
-      cwd: root,
-    });
+    const { stdout } = await run(
+      "git",
+      [...SAFE_GIT_OPTIONS, "rev-parse", "--verify", "--quiet", "HEAD"],
+      {
+        cwd: root,
+      },
+    );
     const head = stdout.trim();
     return /^[0-9a-f]{40,64}$/.test(head) ? { head, prefix } : null;
   } catch {
@@ -324,7 +331,7 @@ function pathspec(checkout: Checkout): string[] {
 /** `git rev-list`'s shas, newest first. */
 async function revList(root: string, args: readonly string[]): Promise<string[]> {
   try {
-    const { stdout } = await run("git", ["rev-list", ...args], {
+    const { stdout } = await run("git", [...SAFE_GIT_OPTIONS, "rev-list", ...args], {
       cwd: root,
       maxBuffer: MAX_OUTPUT,
     });
@@ -360,7 +367,9 @@ function limitArguments(settings: HistorySettings): string[] {
 
 async function isAncestor(root: string, sha: string): Promise<boolean> {
   try {
-    await run("git", ["merge-base", "--is-ancestor", sha, "HEAD"], { cwd: root });
+    await run("git", [...SAFE_GIT_OPTIONS, "merge-base", "--is-ancestor", sha, "HEAD"], {
+      cwd: root,
+    });
     return true;
   } catch {
     return false; // not an ancestor, or no longer in the repository at all

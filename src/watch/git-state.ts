@@ -2,6 +2,7 @@ import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { SAFE_GIT_OPTIONS } from "../git/git-command.js";
 
 const run = promisify(execFile);
 
@@ -21,7 +22,11 @@ export class GitState {
   /** Null when the root is not in a git work tree (or git cannot run). */
   static async of(root: string): Promise<GitState | null> {
     try {
-      const { stdout } = await run("git", ["rev-parse", "--absolute-git-dir"], { cwd: root });
+      const { stdout } = await run(
+        "git",
+        [...SAFE_GIT_OPTIONS, "rev-parse", "--absolute-git-dir"],
+        { cwd: root },
+      );
       const state = new GitState(root, stdout.trim(), null);
       state.head = await state.readHead();
       return state;
@@ -45,9 +50,13 @@ export class GitState {
 
   private async readHead(): Promise<string | null> {
     try {
-      const { stdout } = await run("git", ["rev-parse", "--verify", "-q", "HEAD"], {
-        cwd: this.root,
-      });
+      const { stdout } = await run(
+        "git",
+        [...SAFE_GIT_OPTIONS, "rev-parse", "--verify", "-q", "HEAD"],
+        {
+          cwd: this.root,
+        },
+      );
       return stdout.trim() || null;
     } catch {
       return null; // no commit yet

@@ -1,6 +1,7 @@
 import { isUtf8 } from "node:buffer";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
+import { SAFE_GIT_OPTIONS } from "../../git/git-command.js";
 
 const run = promisify(execFile);
 /** File lists of repositories with hundreds of thousands of files run to tens of MB. */
@@ -70,7 +71,7 @@ export async function listGitFiles(
 
 /** Names as git wrote them: bytes, since a name need not be UTF-8. */
 async function git(cwd: string, args: string[]): Promise<Buffer> {
-  const { stdout } = await run("git", ["-c", "core.quotepath=off", ...args], {
+  const { stdout } = await run("git", [...SAFE_GIT_OPTIONS, "-c", "core.quotepath=off", ...args], {
     cwd,
     maxBuffer: MAX_OUTPUT,
     encoding: "buffer",
