@@ -1,9 +1,14 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { homedir } from "node:os";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { parse, TomlError } from "smol-toml";
 import type { z } from "zod";
 import { ConfigError } from "../core/errors.js";
+import {
+  CONFIG_FILE_MAX_BYTES,
+  type ReadRefusal,
+  readRegularText,
+} from "../core/read-regular-file.js";
 import { type ResolvedConfig, resolveConfig } from "./resolved-config.js";
 import type { ConfigFile } from "./schema.js";
 
@@ -32,12 +37,16 @@ export async function loadConfig(
 
 /** Parses and validates one TOML config file; errors name the file and the key. */
 export async function readConfigFile(path: string): Promise<ConfigFile> {
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (error) {
-    throw new ConfigError(path, `cannot read: ${(error as Error).message}`, { cause: error });
-  }
+  // A project's file (a repository's own) must be a regular file inside the project:
+  // a link out of it could make ctx read, and quote in errors, any file of the user's.
+  const projectRoot = basename(path) === PROJECT_CONFIG_FILE ? dirname(path) : undefined;
+  const read = readRegularText(path, {
+    maxBytes: CONFIG_FILE_MAX_BYTES,
+    ...(projectRoot === undefined ? {} : { root: projectRoot }),
+  });
+  if (!read.ok)
+    throw new ConfigError(path, `cannot read: ${read.detail}; ${CONFIG_FIXES[read.reason]}`);
+  const text = read.text;
   let data: unknown;
   try {
     data = parse(text);
@@ -53,6 +62,16 @@ export async function readConfigFile(path: string): Promise<ConfigFile> {
   if (!result.success) throw new ConfigError(path, describeIssue(result.error.issues[0]));
   return result.data;
 }
+
+/** What to do about a config file that cannot be read, by why. */
+const CONFIG_FIXES: Record<ReadRefusal, string> = {
+  missing: "create it, or remove the link that names it",
+  "not-a-regular-file": "replace it with a plain TOML file, or remove it",
+  "too-large": "a config file is a few settings: replace it with a plain TOML file",
+  "outside-root":
+    "copy the settings into a plain ctx.toml in the project instead of linking to them",
+  unreadable: "check its permissions",
+};
 
 function describeIssue(issue: z.core.$ZodIssue | undefined): string {
   if (!issue) return "invalid configuration";
