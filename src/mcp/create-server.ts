@@ -169,7 +169,7 @@ export async function createMcpServer(engine: ContextEngine): Promise<McpServer>
     {
       title: "Read a fragment or file range",
       description:
-        "The current text of a fragment (by the id search or get_context gave) or of a line range of a file inside the project. Paths are relative to the project root.",
+        "The current text of a fragment (by the id search or get_context gave) or of a line range of a file inside the project that the index reads (ignored files, .git/, dependencies and binary files are refused). Paths are relative to the project root.",
       inputSchema: {
         id: z
           .string()
