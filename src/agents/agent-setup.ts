@@ -1,7 +1,8 @@
-import { existsSync, readFileSync } from "node:fs";
+import { lstatSync } from "node:fs";
 import { join } from "node:path";
 import { parse as parseToml } from "smol-toml";
 import { ConfigError, UsageError } from "../core/errors.js";
+import { CONFIG_FILE_MAX_BYTES, readRegularText } from "../core/read-regular-file.js";
 
 /** The agents whose config formats `ctx init` writes. */
 export const AGENTS = ["claude-code", "cursor", "codex"] as const;
@@ -54,19 +55,34 @@ export function planSetup(
   const server = { command: ctx.command, args: [...ctx.args, "serve"] };
   switch (agent) {
     case "claude-code":
-      return [
-        mergeMcpJson(join(root, ".mcp.json"), server),
-        mergeClaudeSettings(join(root, ".claude", "settings.json"), ctx, options),
-      ];
+      return [mergeMcpJson(root, ".mcp.json", server), mergeClaudeSettings(root, ctx, options)];
     case "cursor":
-      return [mergeMcpJson(join(root, ".cursor", "mcp.json"), server)];
+      return [mergeMcpJson(root, ".cursor/mcp.json", server)];
     case "codex":
-      return [mergeCodexToml(join(root, ".codex", "config.toml"), server)];
+      return [mergeCodexToml(root, server)];
   }
 }
 
-function readExisting(path: string): string | null {
-  return existsSync(path) ? readFileSync(path, "utf8") : null;
+/**
+ * The file's text, null when there is none. It is read, and will be written,
+ * only as a regular file inside the project: a link out of it (to a file of
+ * the user's elsewhere, or to nowhere, which writing would create), a FIFO or
+ * a device is refused before anything is written.
+ */
+function readExisting(path: string, root: string): string | null {
+  const read = readRegularText(path, { maxBytes: CONFIG_FILE_MAX_BYTES, root });
+  if (read.ok) return read.text;
+  if (read.reason === "missing") {
+    if (!lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink()) return null;
+    throw new ConfigError(
+      path,
+      "is a symbolic link to a missing file: remove it, then run ctx init again; nothing was written",
+    );
+  }
+  throw new ConfigError(
+    path,
+    `cannot use it: ${read.detail}; replace it with a plain file, then run ctx init again; nothing was written`,
+  );
 }
 
 function parseJsonObject(path: string, text: string): Record<string, unknown> {
@@ -90,8 +106,13 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /** `{"mcpServers": {"ctx": …}}`, as Claude Code's `.mcp.json` and Cursor's `mcp.json` hold it. */
-function mergeMcpJson(path: string, server: { command: string; args: string[] }): PlannedFile {
-  const before = readExisting(path);
+function mergeMcpJson(
+  root: string,
+  name: string,
+  server: { command: string; args: string[] },
+): PlannedFile {
+  const path = join(root, name);
+  const before = readExisting(path, root);
   const config = before === null ? {} : parseJsonObject(path, before);
   const servers = config.mcpServers ?? {};
   if (!isObject(servers)) {
@@ -109,8 +130,9 @@ function mergeMcpJson(path: string, server: { command: string; args: string[] })
  * (`enabledMcpjsonServers`), and with `hook` a UserPromptSubmit hook that runs
  * `ctx hook claude-code`; an earlier ctx hook is replaced, others are kept.
  */
-function mergeClaudeSettings(path: string, ctx: CtxInvocation, options: SetupOptions): PlannedFile {
-  const before = readExisting(path);
+function mergeClaudeSettings(root: string, ctx: CtxInvocation, options: SetupOptions): PlannedFile {
+  const path = join(root, ".claude", "settings.json");
+  const before = readExisting(path, root);
   const read = before === null ? {} : parseJsonObject(path, before);
   const approved = Array.isArray(read.enabledMcpjsonServers) ? read.enabledMcpjsonServers : [];
   const settings: Record<string, unknown> = {
@@ -165,8 +187,9 @@ function isCtxHookGroup(group: unknown): boolean {
  * `[mcp_servers.ctx]` table appended, or rewritten in place when it is there;
  * the rest of the file, comments included, is left as it was.
  */
-function mergeCodexToml(path: string, server: { command: string; args: string[] }): PlannedFile {
-  const before = readExisting(path);
+function mergeCodexToml(root: string, server: { command: string; args: string[] }): PlannedFile {
+  const path = join(root, ".codex", "config.toml");
+  const before = readExisting(path, root);
   if (before !== null) {
     try {
       parseToml(before);

@@ -1,8 +1,13 @@
-import { existsSync, readFileSync, realpathSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, realpathSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { parse, TomlError } from "smol-toml";
 import type { z } from "zod";
 import { ConfigError } from "../core/errors.js";
+import {
+  CONFIG_FILE_MAX_BYTES,
+  type ReadRefusal,
+  readRegularText,
+} from "../core/read-regular-file.js";
 import {
   type ResolvedConfig,
   resolveConfig,
@@ -33,7 +38,7 @@ export async function loadConfig(
   const projectFile = projectConfigPath(projectRoot);
   let untrusted: UntrustedProjectFile | null = null;
   if (existsSync(projectFile)) {
-    const { text, config } = await readConfigSource(projectFile);
+    const { text, config } = await readConfigSource(projectFile, dirname(projectFile));
     const sha256 = sha256Of(text);
     const list = readTrustList(env);
     if (isTrusted(list, projectFile, sha256)) {
@@ -64,16 +69,23 @@ export async function readConfigFile(path: string): Promise<ConfigFile> {
   return (await readConfigSource(path)).config;
 }
 
-/** The file's text (what trust is recorded for) and its validated settings. */
+/**
+ * The file's text (what trust is recorded for) and its validated settings. A
+ * project's file (`projectRoot` given: a repository's own) must be a regular
+ * file inside the project: a link out of it could make ctx read, and quote in
+ * errors, any file of the user's.
+ */
 export async function readConfigSource(
   path: string,
+  projectRoot?: string,
 ): Promise<{ text: string; config: ConfigFile }> {
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (error) {
-    throw new ConfigError(path, `cannot read: ${(error as Error).message}`, { cause: error });
-  }
+  const read = readRegularText(path, {
+    maxBytes: CONFIG_FILE_MAX_BYTES,
+    ...(projectRoot === undefined ? {} : { root: projectRoot }),
+  });
+  if (!read.ok)
+    throw new ConfigError(path, `cannot read: ${read.detail}; ${CONFIG_FIXES[read.reason]}`);
+  const text = read.text;
   let data: unknown;
   try {
     data = parse(text);
@@ -89,6 +101,16 @@ export async function readConfigSource(
   if (!result.success) throw new ConfigError(path, describeIssue(result.error.issues[0]));
   return { text, config: result.data };
 }
+
+/** What to do about a config file that cannot be read, by why. */
+const CONFIG_FIXES: Record<ReadRefusal, string> = {
+  missing: "create it, or remove the link that names it",
+  "not-a-regular-file": "replace it with a plain TOML file, or remove it",
+  "too-large": "a config file is a few settings: replace it with a plain TOML file",
+  "outside-root":
+    "copy the settings into a plain ctx.toml in the project instead of linking to them",
+  unreadable: "check its permissions",
+};
 
 function describeIssue(issue: z.core.$ZodIssue | undefined): string {
   if (!issue) return "invalid configuration";

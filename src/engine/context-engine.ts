@@ -302,7 +302,7 @@ export class ContextEngine {
 
   /** The current text of a fragment or file range, read from disk inside the project's roots. */
   async readFragment(address: FragmentAddress): Promise<FragmentText> {
-    return readFragment(await this.store.listResources(), address);
+    return readFragment(await this.store.listResources(), address, this.config.hydration);
   }
 
   /** How many files changed, appeared or disappeared since the last index run. */

@@ -1,11 +1,13 @@
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import type { ContextFragment } from "../core/fragment.js";
 import { fileFragmentId } from "../core/fragment-id.js";
 import type { Plan } from "../core/plans.js";
+import { readRegularText } from "../core/read-regular-file.js";
 import type { StoreStats } from "../core/store.js";
 import type { TokenCounter } from "../core/token-counter.js";
 import type { Resource } from "../core/types.js";
+import { inSkippedDirectory } from "../ingest/hydrate/skip-rules.js";
 import type { StatusReport } from "./engine-files.js";
 import { resolveInsideRoots } from "./safe-path.js";
 
@@ -13,11 +15,13 @@ import { resolveInsideRoots } from "./safe-path.js";
 export const HOT_FILES = "hot-files";
 /** A hot file past this is not read: it could not be offered whole anyway. */
 const MAX_HOT_BYTES = 256 * 1024;
+const NO_EXTRA_SKIPS: ReadonlySet<string> = new Set();
 
 /**
  * The configured hot files present at each root, whole, as hot-tier
  * fragments; under `paths`, only those inside them. A file outside its root
- * (a link out, `..`) is left out.
+ * (a link out, `..`), in a folder indexing skips (`.git/`, `node_modules/`) or
+ * that is not a regular file is left out.
  */
 export function hotFragments(
   resources: readonly Pick<Resource, "id" | "root">[],
@@ -39,14 +43,12 @@ export function hotFragments(
       }
       if (paths && !paths.some((prefix) => relPath === prefix || relPath.startsWith(prefix)))
         continue;
-      let content: string;
-      try {
-        const stats = statSync(absPath);
-        if (!stats.isFile() || stats.size > MAX_HOT_BYTES) continue;
-        content = readFileSync(absPath, "utf8").replace(/\r\n/g, "\n").replace(/\n+$/, "");
-      } catch {
-        continue;
-      }
+      // Never from folders indexing skips: a hot `.git/config` would hand its tokens out.
+      if (inSkippedDirectory(relPath, NO_EXTRA_SKIPS)) continue;
+      // A regular file whose real path stays inside the root, checked on the open file.
+      const read = readRegularText(absPath, { maxBytes: MAX_HOT_BYTES, root: resource.root });
+      if (!read.ok) continue;
+      const content = read.text.replace(/\r\n/g, "\n").replace(/\n+$/, "");
       if (content.trim().length === 0) continue;
       const lines = content.split("\n").length;
       found.push({

@@ -1,5 +1,5 @@
-import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { checkRegularFile, FileRefusedError, readRegularText } from "../core/read-regular-file.js";
 import type { Resource } from "../core/types.js";
 
 /** Files agents read first: a project's README and its instructions for agents. */
@@ -14,6 +14,9 @@ const PINNED_NAMES = [
   ".cursorrules",
 ];
 
+/** A pinned file past this is not offered: it is meant to be read whole. */
+const MAX_PINNED_BYTES = 1024 * 1024;
+
 export interface PinnedFile {
   readonly resourceId: string;
   readonly root: string;
@@ -22,16 +25,30 @@ export interface PinnedFile {
   readonly absPath: string;
 }
 
-/** The pinned files present at the top of each root. */
+/**
+ * The pinned files present at the top of each root: regular files whose real
+ * path lies inside the root's (a README linked to a file outside the project
+ * is left out).
+ */
 export function pinnedFiles(resources: readonly Pick<Resource, "id" | "root">[]): PinnedFile[] {
   const found: PinnedFile[] = [];
   for (const resource of resources) {
     for (const name of PINNED_NAMES) {
       const absPath = join(resource.root, name);
-      if (existsSync(absPath) && statSync(absPath).isFile()) {
+      if (checkRegularFile(absPath, { maxBytes: MAX_PINNED_BYTES, root: resource.root }).ok) {
         found.push({ resourceId: resource.id, root: resource.root, path: name, absPath });
       }
     }
   }
   return found;
+}
+
+/**
+ * A pinned file's text, checked again as it is read: it may have been swapped
+ * for a link out of the project, or a pipe, since it was listed.
+ */
+export function readPinnedFile(pinned: PinnedFile): string {
+  const read = readRegularText(pinned.absPath, { maxBytes: MAX_PINNED_BYTES, root: pinned.root });
+  if (!read.ok) throw new FileRefusedError(pinned.path, read);
+  return read.text;
 }

@@ -1,11 +1,12 @@
-import { readFileSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { CtxError, PathNotFoundError, UsageError } from "../core/errors.js";
 import { parseFragmentId } from "../core/fragment-id.js";
+import { FileRefusedError, readRegularFile } from "../core/read-regular-file.js";
 import type { Resource } from "../core/types.js";
+import { decodeText } from "../ingest/hydrate/decode-text.js";
+import type { HydrationLimits } from "../ingest/hydrate/discover-files.js";
+import { whyNotIndexed } from "../ingest/hydrate/would-index.js";
 import { resolveInsideRoots } from "./safe-path.js";
-
-/** Refuse to read more than this from one file. */
-const MAX_FILE_BYTES = 4 * 1024 * 1024;
 
 export type FragmentAddress =
   | { readonly id: string }
@@ -22,12 +23,15 @@ export interface FragmentText {
  * The current text of a fragment (by id: `resourceId:path#Lstart-Lend`, or
  * `path#Lstart-Lend` as an index of one root shows it, read from the first
  * root) or of a line range of a file, read from disk, only
- * inside the project's roots.
+ * inside the project's roots and only of a file the index would read (not
+ * ignored, not in `.git/` or another skipped folder, not binary, within the
+ * size limit): what is never indexed is never served.
  */
-export function readFragment(
+export async function readFragment(
   resources: readonly Resource[],
   address: FragmentAddress,
-): FragmentText {
+  limits: HydrationLimits,
+): Promise<FragmentText> {
   let roots = resources.map((resource) => resource.root);
   let path: string;
   let startLine: number | undefined;
@@ -53,20 +57,29 @@ export function readFragment(
     endLine = address.endLine;
   }
   const target = resolveInsideRoots(roots, path);
-  let size: number;
   try {
-    const stats = statSync(target.absPath);
-    if (!stats.isFile()) throw new UsageError(`${target.relPath} is not a file`);
-    size = stats.size;
+    if (statSync(target.absPath).isDirectory())
+      throw new UsageError(`${target.relPath} is not a file`);
   } catch (error) {
     if (error instanceof CtxError) throw error;
     throw new PathNotFoundError(target.relPath, "file");
   }
-  if (size > MAX_FILE_BYTES)
-    throw new UsageError(
-      `${target.relPath} is ${size} bytes, more than the ${MAX_FILE_BYTES} read_fragment serves`,
-    );
-  const lines = readFileSync(target.absPath, "utf8").split(/\r?\n/);
+  const notIndexed = await whyNotIndexed(target.root, target.relPath, limits);
+  if (notIndexed !== null)
+    throw new FileRefusedError(target.relPath, { reason: "not-indexed", detail: notIndexed });
+  // Checked again on the open file: it may have become a link out, or a pipe, meanwhile.
+  const read = readRegularFile(target.absPath, {
+    maxBytes: limits.maxFileBytes,
+    root: target.root,
+  });
+  if (!read.ok) throw new FileRefusedError(target.relPath, read);
+  const decoded = decodeText(read.bytes);
+  if ("binary" in decoded)
+    throw new FileRefusedError(target.relPath, {
+      reason: "not-indexed",
+      detail: "the index does not read it: it is a binary file",
+    });
+  const lines = decoded.text.split(/\r?\n/);
   const first = Math.max(1, startLine ?? 1);
   const last = Math.min(lines.length, endLine ?? lines.length);
   if (first > last)

@@ -1,5 +1,9 @@
-import { readFileSync } from "node:fs";
 import { posix } from "node:path";
+import {
+  CONFIG_FILE_MAX_BYTES,
+  readRegularText,
+  warnSkippedFile,
+} from "../core/read-regular-file.js";
 
 /**
  * A root's module aliases from its tsconfig.json (or jsconfig.json):
@@ -50,14 +54,24 @@ const MAX_EXTENDS = 5;
  * baseUrl and paths of the config at `file` (relative to the root), after the
  * configs it extends by relative path (later ones, then the file itself, win);
  * each config's folders are relative to that config's own folder. Null when
- * the file cannot be read; package bases (`@tsconfig/node20`) are not followed.
+ * the file cannot be read or lies outside the root (a base named by `extends`
+ * included); package bases (`@tsconfig/node20`) are not followed.
  */
 function readCompilerPaths(root: string, file: string, depth = 0): CompilerPaths | null {
   let config: { extends?: unknown; compilerOptions?: { baseUrl?: unknown; paths?: unknown } };
+  const path = `${root}/${file}`;
+  // Only a regular file inside the root: a FIFO or /dev/zero link here must not hang indexing.
+  const read = readRegularText(path, { maxBytes: CONFIG_FILE_MAX_BYTES, root });
+  if (!read.ok) {
+    // A base outside the root is common in a monorepo's package (and its folders would
+    // lie outside the root anyway): left out without a word. Anything else is said once.
+    if (!(depth > 0 && read.reason === "outside-root")) warnSkippedFile(path, read);
+    return null; // imports then resolve by relative path only
+  }
   try {
-    config = parseJsonc(readFileSync(`${root}/${file}`, "utf8")) as typeof config;
+    config = parseJsonc(read.text) as typeof config;
   } catch {
-    return null; // absent or unreadable: imports then resolve by relative path only
+    return null; // not JSON: as if absent
   }
   const dir = posix.dirname(file);
   const merged: CompilerPaths = {};

@@ -1,6 +1,5 @@
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import type {
@@ -14,6 +13,7 @@ import type {
   TaskIdentifier,
   TemporalBackend,
 } from "../core/history.js";
+import { readRegularFile } from "../core/read-regular-file.js";
 import type { Resource } from "../core/types.js";
 import {
   NO_CONTENT_PROGRAMS,
@@ -35,6 +35,8 @@ const BLAME_LINE = /^([0-9a-f]{40}) \d+ \d+/;
 const MAX_CACHED_BLAMES = 2000;
 /** Words-to-code windows kept per engine: one per root's current history read. */
 const MAX_CACHED_WINDOWS = 16;
+/** Files past this are not blamed: far over any size the index reads. */
+const MAX_BLAMED_BYTES = 64 * 1024 * 1024;
 
 /**
  * What an engine keeps between queries: blame results by file content and
@@ -165,12 +167,13 @@ export class GitTemporalBackend implements TemporalBackend {
   ): Promise<BlamedCommit[]> {
     const root = this.roots.get(resourceId);
     if (!root) return [];
-    let content: Buffer;
-    try {
-      content = readFileSync(join(root.root, path));
-    } catch {
-      return []; // gone since it was indexed
-    }
+    // Gone since it was indexed, or now a pipe, a device or a link out: nothing to blame.
+    const read = readRegularFile(join(root.root, path), {
+      maxBytes: MAX_BLAMED_BYTES,
+      root: root.root,
+    });
+    if (!read.ok) return [];
+    const content = read.bytes;
     const hash = createHash("sha1").update(content).digest("hex");
     const key = `${resourceId}\0${path}\0${startLine}-${endLine}\0${hash}\0${root.readAt}`;
     const cached = this.cache.get(key);

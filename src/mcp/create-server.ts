@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type {
@@ -10,6 +9,7 @@ import { z } from "zod";
 import { describeRun } from "../assemble/renderers.js";
 import { fileFragmentId } from "../core/fragment-id.js";
 import type { ContextEngine } from "../engine/context-engine.js";
+import { readPinnedFile } from "../engine/pinned-files.js";
 import { VERSION } from "../version.js";
 import { registerExplainTool } from "./explain-tool.js";
 import { registerGraphTools } from "./graph-tools.js";
@@ -169,7 +169,7 @@ export async function createMcpServer(engine: ContextEngine): Promise<McpServer>
     {
       title: "Read a fragment or file range",
       description:
-        "The current text of a fragment (by the id search or get_context gave) or of a line range of a file inside the project. Paths are relative to the project root.",
+        "The current text of a fragment (by the id search or get_context gave) or of a line range of a file inside the project that the index reads (ignored files, .git/, dependencies and binary files are refused). Paths are relative to the project root.",
       inputSchema: {
         id: z
           .string()
@@ -306,9 +306,7 @@ export async function createMcpServer(engine: ContextEngine): Promise<McpServer>
         mimeType: "text/markdown",
       },
       async (uri) => ({
-        contents: [
-          { uri: uri.href, mimeType: "text/markdown", text: readFileSync(pinned.absPath, "utf8") },
-        ],
+        contents: [{ uri: uri.href, mimeType: "text/markdown", text: readPinnedFile(pinned) }],
       }),
     );
   }

@@ -1,6 +1,7 @@
-import { lstatSync, readFileSync, type Stats } from "node:fs";
-import { join, relative, sep } from "node:path";
-import ignore, { type Ignore } from "ignore";
+import { lstatSync, type Stats } from "node:fs";
+import { relative, sep } from "node:path";
+import type { Ignore } from "ignore";
+import { readCtxIgnore } from "../ingest/hydrate/discover-files.js";
 import { type IgnoreLevel, isIgnored, readGitignore } from "../ingest/hydrate/list-walk.js";
 import { SKIPPED_DIRECTORIES } from "../ingest/hydrate/skip-rules.js";
 
@@ -69,13 +70,8 @@ export class WatchFilter {
   }
 
   private ctxIgnoreRules(): Ignore | null {
-    if (this.ctxIgnore === undefined) {
-      try {
-        this.ctxIgnore = ignore().add(readFileSync(join(this.root, ".ctxignore"), "utf8"));
-      } catch {
-        this.ctxIgnore = null;
-      }
-    }
+    // As indexing reads it: a FIFO or a /dev/zero link here must not freeze the watcher.
+    if (this.ctxIgnore === undefined) this.ctxIgnore = readCtxIgnore(this.root);
     return this.ctxIgnore;
   }
 }

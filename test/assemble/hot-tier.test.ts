@@ -1,10 +1,12 @@
-import { cpSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { cpSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BudgetTooSmallError } from "../../src/assemble/pack-to-budget.js";
 import { ContextEngine } from "../../src/engine/context-engine.js";
+import { hotFragments } from "../../src/engine/hot-files.js";
 import { o200kCounter } from "../../src/tokens/o200k-counter.js";
 import { tempDir, writeFiles } from "../helpers/temp-dir.js";
 
@@ -99,5 +101,35 @@ describe("the hot tier", () => {
     } finally {
       await configured.close();
     }
+  });
+
+  it("offers only regular files inside the root, never from .git/ or node_modules/", () => {
+    const other = tempDir("ctx-hot-hostile-");
+    const outside = tempDir("ctx-hot-outside-");
+    writeFiles(outside, { "secret.md": "OUTSIDE-MARKER\n" });
+    writeFiles(other, {
+      ".git/config": "[remote]\n\turl = https://x:OUTSIDE-MARKER@e/r\n",
+      "node_modules/dep/README.md": "OUTSIDE-MARKER\n",
+      "docs/ok.md": "Plain and inside.\n",
+    });
+    symlinkSync(join(other, "docs", "ok.md"), join(other, "linked.md"));
+    symlinkSync(join(outside, "secret.md"), join(other, "out.md"));
+    symlinkSync("/dev/zero", join(other, "zero.md"));
+    execFileSync("mkfifo", [join(other, "fifo.md")]);
+    const names = [
+      ".git/config",
+      "node_modules/dep/README.md",
+      "out.md",
+      "zero.md",
+      "fifo.md",
+      "docs/ok.md",
+      "linked.md",
+    ];
+    const hot = hotFragments([{ id: "r", root: other }], names, o200kCounter);
+    expect(hot.map((f) => f.source.kind === "file" && f.source.path)).toEqual([
+      "docs/ok.md",
+      "linked.md",
+    ]);
+    expect(JSON.stringify(hot)).not.toContain("OUTSIDE-MARKER");
   });
 });

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
 import type { Command } from "commander";
 import {
@@ -15,6 +15,7 @@ import {
   type TrustedFile,
 } from "../../config/trust-store.js";
 import { ConfigError, UsageError } from "../../core/errors.js";
+import { CONFIG_FILE_MAX_BYTES, readRegularText } from "../../core/read-regular-file.js";
 import { findProjectRoot } from "../../engine/locate-project.js";
 
 interface TrustFlags {
@@ -73,7 +74,7 @@ async function trustProject(path: string, flags: TrustFlags): Promise<number> {
       `no ${PROJECT_CONFIG_FILE} at ${dirname(file)}: there is nothing to trust`,
     );
   // The same read as loading: what is hashed here is exactly what a later run compares.
-  const { text, config } = await readConfigSource(file);
+  const { text, config } = await readConfigSource(file, dirname(file));
   const grants = withoutRestrictedSettings(config, dirname(file)).ignored;
   const entry = addTrust(file, sha256Of(text), process.env);
   if (flags.json) {
@@ -114,13 +115,13 @@ function listTrusted(flags: TrustFlags): number {
 }
 
 function stateOf(entry: TrustedFile): TrustState {
-  let text: string;
-  try {
-    text = readFileSync(entry.path, "utf8");
-  } catch {
-    return "missing";
-  }
-  return sha256Of(text) === entry.sha256 ? "trusted" : "changed";
+  // Read as a run reads it: a file swapped for a FIFO or a link out is not what was trusted.
+  const read = readRegularText(entry.path, {
+    maxBytes: CONFIG_FILE_MAX_BYTES,
+    root: dirname(entry.path),
+  });
+  if (!read.ok) return read.reason === "missing" ? "missing" : "changed";
+  return sha256Of(read.text) === entry.sha256 ? "trusted" : "changed";
 }
 
 /** The project's config file for a folder in the project, or the file itself. */

@@ -1,6 +1,11 @@
-import { lstatSync, readFileSync, realpathSync, type Stats, statSync } from "node:fs";
+import { lstatSync, realpathSync, type Stats, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import ignore, { type Ignore } from "ignore";
+import {
+  CONFIG_FILE_MAX_BYTES,
+  readRegularText,
+  warnSkippedFile,
+} from "../../core/read-regular-file.js";
 import { emptySkipCounts, type ResourceKind, type SkipCounts } from "../../core/types.js";
 import { listGitFiles } from "./list-git.js";
 import { walkFiles } from "./list-walk.js";
@@ -142,10 +147,18 @@ function statInsideRoot(
   return stats.isFile() ? stats : "unreadable";
 }
 
-function readCtxIgnore(root: string): Ignore | null {
-  try {
-    return ignore().add(readFileSync(join(root, ".ctxignore"), "utf8"));
-  } catch {
+/**
+ * The root's `.ctxignore` rules; null when it has none. One that is not a
+ * regular file inside the root (a FIFO, a link to /dev/zero or out of the
+ * project) or is over the size bound is skipped with a warning: it must never
+ * hang or stop indexing.
+ */
+export function readCtxIgnore(root: string): Ignore | null {
+  const path = join(root, ".ctxignore");
+  const read = readRegularText(path, { maxBytes: CONFIG_FILE_MAX_BYTES, root });
+  if (!read.ok) {
+    warnSkippedFile(path, read);
     return null;
   }
+  return ignore().add(read.text);
 }

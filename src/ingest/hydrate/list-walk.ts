@@ -1,7 +1,12 @@
 import { isUtf8 } from "node:buffer";
-import { type Dirent, lstatSync, readdirSync, readFileSync } from "node:fs";
+import { type Dirent, lstatSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import ignore, { type Ignore } from "ignore";
+import {
+  CONFIG_FILE_MAX_BYTES,
+  readRegularText,
+  warnSkippedFile,
+} from "../../core/read-regular-file.js";
 
 export interface WalkListing {
   /** Files and symbolic links, relative to the root, `/`-separated. */
@@ -113,14 +118,19 @@ function levelsAbove(
   return levels;
 }
 
+/**
+ * The rules of the `.gitignore` in `relDir`; null when there is none. One that
+ * is not a regular file inside the root, or is over the size bound, is skipped
+ * with a warning (it is listed, and counted, as an unreadable file too).
+ */
 export function readGitignore(root: string, relDir: string): IgnoreLevel | null {
-  let text: string;
-  try {
-    text = readFileSync(join(root, relDir, ".gitignore"), "utf8");
-  } catch {
+  const path = join(root, relDir, ".gitignore");
+  const read = readRegularText(path, { maxBytes: CONFIG_FILE_MAX_BYTES, root });
+  if (!read.ok) {
+    warnSkippedFile(path, read);
     return null;
   }
-  return { base: relDir, rules: ignore().add(text) };
+  return { base: relDir, rules: ignore().add(read.text) };
 }
 
 export function isIgnored(

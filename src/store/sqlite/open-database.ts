@@ -1,4 +1,12 @@
-import { closeSync, existsSync, mkdirSync, openSync, readSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  existsSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readSync,
+} from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { IndexMissingError, SchemaTooNewError, StoreError } from "../../core/errors.js";
@@ -59,13 +67,20 @@ function assertSqliteFile(file: string): void {
   const head = Buffer.alloc(16);
   let length: number;
   try {
-    const fd = openSync(file, "r");
+    // Non-blocking: an index path that is a FIFO (a repository may ship one) must not hang.
+    const fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
     try {
+      if (!fstatSync(fd).isFile())
+        throw new StoreError(
+          file,
+          "the index is not a regular file (a FIFO, device or folder); move it aside or pass --db with another path",
+        );
       length = readSync(fd, head, 0, 16, 0);
     } finally {
       closeSync(fd);
     }
   } catch (error) {
+    if (error instanceof StoreError) throw error;
     throw new StoreError(file, `cannot read the index: ${(error as Error).message}`, {
       cause: error,
     });
