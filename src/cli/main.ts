@@ -18,6 +18,7 @@ import { registerStatusCommand } from "./commands/status-command.js";
 import { registerStrategiesCommand } from "./commands/strategies-command.js";
 import { registerSymbolCommands } from "./commands/symbol-commands.js";
 import { registerWatchCommand } from "./commands/watch-command.js";
+import { writeErr } from "./output.js";
 
 /** Runs the CLI and returns its exit code: 0 ok, 1 failure, 2 bad usage. */
 export async function main(argv: readonly string[]): Promise<number> {
@@ -26,9 +27,9 @@ export async function main(argv: readonly string[]): Promise<number> {
     try {
       exitCode = await action();
     } catch (error) {
-      process.stderr.write(`ctx: ${describeError(error)}\n`);
+      writeErr(`ctx: ${describeError(error)}\n`);
       if (!(error instanceof CtxError) && process.env.CTX_DEBUG)
-        process.stderr.write(`${(error as Error).stack}\n`);
+        writeErr(`${(error as Error).stack}\n`);
       exitCode =
         error instanceof UsageError ? 2 : error instanceof InterruptedError ? error.exitCode : 1;
     }
@@ -40,7 +41,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     .showHelpAfterError("(run ctx --help for usage)")
     .exitOverride()
     .configureOutput({
-      writeErr: (text) => process.stderr.write(text.startsWith("error:") ? `ctx: ${text}` : text),
+      writeErr: (text) => writeErr(text.startsWith("error:") ? `ctx: ${text}` : text),
     });
   registerIndexCommand(program, run);
   registerQueryCommand(program, run);
@@ -78,7 +79,7 @@ main(process.argv).then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    process.stderr.write(`ctx: ${describeError(error)}\n`);
+    writeErr(`ctx: ${describeError(error)}\n`);
     process.exitCode = 1;
   },
 );
