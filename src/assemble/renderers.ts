@@ -2,6 +2,7 @@ import { UsageError } from "../core/errors.js";
 import type { ContextFragment } from "../core/fragment.js";
 import type { RankExplanation, RankFeature } from "../core/rank-signals.js";
 import type { StrategyRun } from "../strategies/provenance.js";
+import { jsonText, visibleLine, visibleText } from "../text/visible-text.js";
 
 export const OUTPUT_FORMATS = ["markdown", "xml", "json"] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -74,6 +75,7 @@ export function formatScore(score: number): string {
 
 /** One line per strategy: what it was given, what it returned, what went wrong. */
 export function describeRun(run: StrategyRun): string {
+  const errors = run.errors.map(visibleLine);
   if (run.status !== "ran") {
     const why = {
       "no-backend": "a backend it needs is missing",
@@ -81,29 +83,47 @@ export function describeRun(run: StrategyRun): string {
       declined: "it declined (confidence 0)",
       disabled: "disabled in settings",
     }[run.status];
-    return `${run.name}: skipped, ${why}${run.errors.length > 0 ? ` (${run.errors.join("; ")})` : ""}`;
+    return `${visibleLine(run.name)}: skipped, ${why}${errors.length > 0 ? ` (${errors.join("; ")})` : ""}`;
   }
   const fallback = run.fallback ? " (fallback)" : "";
-  const errors = run.errors.length > 0 ? `, errors: ${run.errors.join("; ")}` : "";
+  const errorList = errors.length > 0 ? `, errors: ${errors.join("; ")}` : "";
   return (
-    `${run.name}${fallback}: confidence ${run.confidence.toFixed(2)} × quality ${run.quality.toFixed(2)}, ` +
+    `${visibleLine(run.name)}${fallback}: confidence ${run.confidence.toFixed(2)} × quality ${run.quality.toFixed(2)}, ` +
     `allocated ${run.allocated} tokens, returned ${run.used} in ${run.fragments} fragments ` +
-    `(${run.totalFragments} found), ${Math.round(run.executionTimeMs)} ms, breaker ${run.breaker}${errors}`
+    `(${run.totalFragments} found), ${Math.round(run.executionTimeMs)} ms, breaker ${run.breaker}${errorList}`
   );
 }
 
-/** A fragment's markdown heading: its source, and for a commit who made it when, and why. */
+/**
+ * A fragment's label on one line (a markdown heading, an XML attribute): its source, and for a
+ * commit who made it when, and why. Every part from the repository is a visible line, so a name
+ * holding a newline cannot start a heading of its own.
+ */
 function headingOf(fragment: ContextFragment): string {
   const { source } = fragment;
-  if (source.kind !== "commit") return sourceLabel(fragment);
+  if (source.kind !== "commit") return visibleLine(sourceLabel(fragment));
   const made = [source.date.slice(0, 10), source.author].filter((part) => part.length > 0);
-  return `${sourceLabel(fragment)}${made.length > 0 ? ` (${made.join(", ")})` : ""}: ${oneLine(source.subject)}`;
+  return visibleLine(
+    `${sourceLabel(fragment)}${made.length > 0 ? ` (${made.join(", ")})` : ""}: ${oneLine(source.subject)}`,
+  );
 }
 
+/** The fence's info string: a language name from our own table, or none if anything else. */
 function languageOf(fragment: ContextFragment): string {
-  return fragment.source.kind === "file" && fragment.source.language !== "text"
-    ? fragment.source.language
-    : "";
+  if (fragment.source.kind !== "file" || fragment.source.language === "text") return "";
+  return /^[\w+#.-]+$/.test(fragment.source.language) ? fragment.source.language : "";
+}
+
+/**
+ * A fence that no line of `content` can close. CommonMark closes a backtick fence only with a
+ * line of at least as many backticks (after up to three spaces, before nothing but spaces), and
+ * tildes never close it: a fence longer than the longest backtick run anywhere in the content
+ * (at least three) leaves every line inside.
+ */
+function fenceFor(content: string): string {
+  let longest = 2;
+  for (const run of content.matchAll(/`+/g)) longest = Math.max(longest, run[0].length);
+  return "`".repeat(longest + 1);
 }
 
 function markdownRenderer({ explain, runs }: RenderOptions): Renderer {
@@ -112,26 +132,27 @@ function markdownRenderer({ explain, runs }: RenderOptions): Renderer {
     : "";
   return {
     format: "markdown",
-    prefix: (task) => `# Context for: ${task.replace(/\s+/g, " ").trim()}\n\n${preamble}`,
+    prefix: (task) => `# Context for: ${visibleLine(oneLine(task))}\n\n${preamble}`,
     block: (fragment) => {
-      const symbol = fragment.symbol ? ` — ${fragment.symbol}` : "";
+      const symbol = fragment.symbol ? ` — ${visibleLine(fragment.symbol)}` : "";
       const depth = fragment.detailDepth === "full" ? "" : `, ${fragment.detailDepth} only`;
-      const by = explain ? `, ${fragment.strategy}, ${fragment.tier}${depth}` : depth;
-      // A fence longer than any backtick run inside keeps the content intact.
-      const longestRun = Math.max(
-        2,
-        ...[...fragment.content.matchAll(/`+/g)].map((run) => run[0].length),
-      );
-      const fence = "`".repeat(longestRun + 1);
+      const by = explain ? `, ${visibleLine(fragment.strategy)}, ${fragment.tier}${depth}` : depth;
+      // Control characters shown, not run: an ESC or CR in a file must not reach a terminal raw.
+      const content = visibleText(fragment.content);
+      const fence = fenceFor(content);
       const context =
-        explain && fragment.context ? `> context: ${oneLine(fragment.context)}\n\n` : "";
+        explain && fragment.context
+          ? `> context: ${visibleLine(oneLine(fragment.context))}\n\n`
+          : "";
       const ranking =
-        explain && fragment.ranking?.length ? `> ranked: ${fragment.ranking.join("; ")}\n\n` : "";
+        explain && fragment.ranking?.length
+          ? `> ranked: ${visibleLine(fragment.ranking.join("; "))}\n\n`
+          : "";
       const model =
         explain && fragment.ranked ? `> features: ${featureLine(fragment.ranked)}\n\n` : "";
       return (
         `## ${headingOf(fragment)}${symbol} (score ${formatScore(fragment.score)}${by})\n\n${context}${ranking}${model}` +
-        `${fence}${languageOf(fragment)}\n${fragment.content}\n${fence}\n`
+        `${fence}${languageOf(fragment)}\n${content}\n${fence}\n`
       );
     },
     separator: "\n",
@@ -144,41 +165,37 @@ function xmlRenderer({ explain, runs }: RenderOptions): Renderer {
     ? `<provenance>\n${runs
         .map(
           (run) =>
-            `<strategy name="${escapeAttribute(run.name)}" status="${run.status}">${escapeText(describeRun(run))}</strategy>\n`,
+            `<strategy name="${xmlAttribute(run.name)}" status="${run.status}">${xmlText(describeRun(run))}</strategy>\n`,
         )
         .join("")}</provenance>\n`
     : "";
   return {
     format: "xml",
-    prefix: (task) => `<context task="${escapeAttribute(task)}">\n${preamble}`,
+    prefix: (task) => `<context task="${xmlAttribute(task)}">\n${preamble}`,
     block: (fragment) => {
       const { source } = fragment;
       const where =
         source.kind === "file"
-          ? ` path="${escapeAttribute(source.path)}" lines="${source.startLine}-${source.endLine}"`
+          ? ` path="${xmlAttribute(source.path)}" lines="${source.startLine}-${source.endLine}"`
           : source.kind === "commit"
-            ? ` commit="${source.sha}" date="${escapeAttribute(source.date)}" author="${escapeAttribute(source.author)}" subject="${escapeAttribute(source.subject)}"${source.path ? ` path="${escapeAttribute(source.path)}"` : ""}`
-            : ` source="${escapeAttribute(sourceLabel(fragment))}"`;
-      const symbol = fragment.symbol ? ` symbol="${escapeAttribute(fragment.symbol)}"` : "";
+            ? ` commit="${xmlAttribute(source.sha)}" date="${xmlAttribute(source.date)}" author="${xmlAttribute(source.author)}" subject="${xmlAttribute(source.subject)}"${source.path ? ` path="${xmlAttribute(source.path)}"` : ""}`
+            : ` source="${xmlAttribute(sourceLabel(fragment))}"`;
+      const symbol = fragment.symbol ? ` symbol="${xmlAttribute(fragment.symbol)}"` : "";
       const depth = fragment.detailDepth === "full" ? "" : ` depth="${fragment.detailDepth}"`;
       const by = explain
-        ? ` strategy="${escapeAttribute(fragment.strategy)}" tier="${fragment.tier}"`
+        ? ` strategy="${xmlAttribute(fragment.strategy)}" tier="${fragment.tier}"`
         : "";
       const context =
-        explain && fragment.context
-          ? ` context="${escapeAttribute(oneLine(fragment.context))}"`
-          : "";
+        explain && fragment.context ? ` context="${xmlAttribute(oneLine(fragment.context))}"` : "";
       const ranking =
         explain && fragment.ranking?.length
-          ? ` ranking="${escapeAttribute(fragment.ranking.join("; "))}"`
+          ? ` ranking="${xmlAttribute(fragment.ranking.join("; "))}"`
           : "";
       const model =
         explain && fragment.ranked
-          ? ` features="${escapeAttribute(featureLine(fragment.ranked))}"`
+          ? ` features="${xmlAttribute(featureLine(fragment.ranked))}"`
           : "";
-      // Content stays raw for the model to read; only a closing tag inside is defused.
-      const content = fragment.content.replaceAll("</fragment>", "<\\/fragment>");
-      return `<fragment id="${escapeAttribute(fragment.id)}"${where}${symbol} score="${formatScore(fragment.score)}"${depth}${by}${context}${ranking}${model}>\n${content}\n</fragment>\n`;
+      return `<fragment id="${xmlAttribute(fragment.id)}"${where}${symbol} score="${formatScore(fragment.score)}"${depth}${by}${context}${ranking}${model}>${cdata(fragment.content)}</fragment>\n`;
     },
     separator: "",
     suffix: () => "</context>\n",
@@ -186,15 +203,16 @@ function xmlRenderer({ explain, runs }: RenderOptions): Renderer {
 }
 
 function jsonRenderer({ explain, runs }: RenderOptions): Renderer {
-  const provenance = explain ? `"provenance":${JSON.stringify({ strategies: runs })},` : "";
+  // jsonText, not JSON.stringify: the same values, with no control or bidirectional character left raw.
+  const provenance = explain ? `"provenance":${jsonText({ strategies: runs })},` : "";
   return {
     format: "json",
     prefix: (task, budget, tokensUsed) =>
-      `{"task":${JSON.stringify(task)},"budget":${budget},"tokensUsed":${tokensUsed},${provenance}"fragments":[`,
+      `{"task":${jsonText(task)},"budget":${budget},"tokensUsed":${tokensUsed},${provenance}"fragments":[`,
     block: (fragment) => {
       const { source } = fragment;
       const file = source.kind === "file";
-      return JSON.stringify({
+      return jsonText({
         id: fragment.id,
         path: file ? source.path : sourceLabel(fragment),
         startLine: file ? source.startLine : 0,
@@ -250,10 +268,24 @@ function oneLine(text: string): string {
   return text.replace(/\s+/g, " ").trim();
 }
 
-function escapeAttribute(text: string): string {
-  return escapeText(text).replaceAll('"', "&quot;").replaceAll("\n", "&#10;");
+/**
+ * Content as CDATA: code is full of `<`, `>` and `&`, and CDATA leaves it as written, where
+ * entities would make a model read `a &lt; b &amp;&amp; c` (and count more tokens). Only `]]>`
+ * ends a CDATA section, so it is split across two (`]]]]><![CDATA[>`), and the characters XML 1.0
+ * forbids (C0 controls, lone surrogates, U+FFFE/U+FFFF) are visible escapes, as in markdown:
+ * the fragment stays well-formed XML whatever the file holds. The newlines around the content
+ * are the wrapping's, not the file's.
+ */
+function cdata(content: string): string {
+  return `<![CDATA[\n${visibleText(content).replaceAll("]]>", "]]]]><![CDATA[>")}\n]]>`;
 }
 
-function escapeText(text: string): string {
-  return text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
+/** A one-line attribute value: hidden characters visible, then the five XML delimiters as entities. */
+function xmlAttribute(text: string): string {
+  return xmlText(visibleLine(text)).replaceAll('"', "&quot;").replaceAll("'", "&apos;");
+}
+
+/** Element text: markup delimiters as entities, hidden characters visible. */
+function xmlText(text: string): string {
+  return visibleText(text).replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
 }

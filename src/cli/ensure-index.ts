@@ -3,6 +3,7 @@ import type { ContextEngine } from "../engine/context-engine.js";
 import { formatIndexReport, missingRootLine } from "./format.js";
 import { formatContexts } from "./format-contexts.js";
 import { interruptible } from "./interrupt.js";
+import { writeErr } from "./output.js";
 import { indexProgressReporter } from "./progress.js";
 
 /**
@@ -22,23 +23,21 @@ export async function ensureIndex(engine: ContextEngine, refresh: boolean): Prom
       // write lock (another process writing for long) is worth a warning, not a failure.
       if (resources.length === 0 || !(error instanceof IndexBusyError)) throw error;
       progress.stop();
-      process.stderr.write(
-        `ctx: not refreshed, answering from the index as it is: ${error.message}\n`,
-      );
+      writeErr(`ctx: not refreshed, answering from the index as it is: ${error.message}\n`);
       return null;
     });
     progress.stop();
     if (report === null) return;
     if (resources.length === 0) {
-      process.stderr.write(
+      writeErr(
         `${formatIndexReport(report, engine.indexPath)}\n${formatContexts(report.contexts)}\n`,
       );
     } else if (report.added + report.changed + report.removed > 0) {
-      process.stderr.write(
+      writeErr(
         `Refreshed: ${report.added} added, ${report.changed} changed, ${report.removed} removed\n`,
       );
     }
-    for (const root of report.missingRoots) process.stderr.write(`${missingRootLine(root)}\n`);
+    for (const root of report.missingRoots) writeErr(`${missingRootLine(root)}\n`);
   } finally {
     progress.stop();
   }

@@ -19,6 +19,7 @@ import { registerStrategiesCommand } from "./commands/strategies-command.js";
 import { registerSymbolCommands } from "./commands/symbol-commands.js";
 import { registerTrustCommands } from "./commands/trust-command.js";
 import { registerWatchCommand } from "./commands/watch-command.js";
+import { writeErr } from "./output.js";
 
 /** Runs the CLI and returns its exit code: 0 ok, 1 failure, 2 bad usage. */
 export async function main(argv: readonly string[]): Promise<number> {
@@ -27,9 +28,9 @@ export async function main(argv: readonly string[]): Promise<number> {
     try {
       exitCode = await action();
     } catch (error) {
-      process.stderr.write(`ctx: ${describeError(error)}\n`);
+      writeErr(`ctx: ${describeError(error)}\n`);
       if (!(error instanceof CtxError) && process.env.CTX_DEBUG)
-        process.stderr.write(`${(error as Error).stack}\n`);
+        writeErr(`${(error as Error).stack}\n`);
       exitCode =
         error instanceof UsageError ? 2 : error instanceof InterruptedError ? error.exitCode : 1;
     }
@@ -41,7 +42,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     .showHelpAfterError("(run ctx --help for usage)")
     .exitOverride()
     .configureOutput({
-      writeErr: (text) => process.stderr.write(text.startsWith("error:") ? `ctx: ${text}` : text),
+      writeErr: (text) => writeErr(text.startsWith("error:") ? `ctx: ${text}` : text),
     });
   registerIndexCommand(program, run);
   registerQueryCommand(program, run);
@@ -80,7 +81,7 @@ main(process.argv).then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    process.stderr.write(`ctx: ${describeError(error)}\n`);
+    writeErr(`ctx: ${describeError(error)}\n`);
     process.exitCode = 1;
   },
 );

@@ -2,6 +2,7 @@ import cliProgress from "cli-progress";
 import type { ContextualizeProgress } from "../contextualize/contextualize-index.js";
 import type { EmbedProgress } from "../embed/embed-index.js";
 import type { IndexProgress } from "../ingest/index-resources.js";
+import { visibleLine } from "../text/visible-text.js";
 
 /**
  * Shows indexing progress as a bar on stderr when it is a terminal, and not at
@@ -29,7 +30,7 @@ export function indexProgressReporter(enabled: boolean): {
       if (progress.phase === "discover") return;
       const payload =
         progress.phase === "index"
-          ? { label: `indexing ${progress.root}`, unit: "files" }
+          ? { label: `indexing ${visibleLine(progress.root)}`, unit: "files" }
           : progress.phase === "embed"
             ? { label: "embedding", unit: "chunks" }
             : { label: "writing contexts", unit: "documents" };

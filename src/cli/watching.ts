@@ -1,10 +1,11 @@
 import type { ContextEngine } from "../engine/context-engine.js";
 import type { ProjectWatcher, WatchReport } from "../watch/project-watcher.js";
+import { writeErr } from "./output.js";
 
 /** One line on stderr for what the watcher did; `ready` and batches only when `verbose`. */
 export function printWatchReport(report: WatchReport, verbose: boolean): void {
   const line = describeReport(report, verbose);
-  if (line) process.stderr.write(`ctx: ${line}\n`);
+  if (line) writeErr(`ctx: ${line}\n`);
 }
 
 function describeReport(report: WatchReport, verbose: boolean): string | null {
@@ -45,7 +46,7 @@ export async function startWatching(
       onReport: (report) => printWatchReport(report, verbose),
     });
   } catch (error) {
-    process.stderr.write(
+    writeErr(
       `ctx: watching for changes failed: ${(error as Error).message}; the index is refreshed on request only\n`,
     );
     return null;

@@ -1,6 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { CtxError } from "../core/errors.js";
+import { writeErr } from "./output.js";
 
 /** Writes an HTML report and says where on stderr; a path that cannot be written is one line, exit 1. */
 export async function writeReportFile(file: string, html: string, what: string): Promise<void> {
@@ -14,5 +15,5 @@ export async function writeReportFile(file: string, html: string, what: string):
       `cannot write the report to ${path}: ${why}; choose a writable path`,
     );
   }
-  process.stderr.write(`ctx: ${what} written to ${path}\n`);
+  writeErr(`ctx: ${what} written to ${path}\n`);
 }

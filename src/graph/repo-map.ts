@@ -1,5 +1,6 @@
 import type { GraphNode, LoadedGraph, SymbolKind } from "../core/graph.js";
 import type { TokenCounter } from "../core/token-counter.js";
+import { visibleLine, visibleText } from "../text/visible-text.js";
 import { focusSeeds, unknownFocus } from "./graph-seeds.js";
 import { pageRank } from "./page-rank.js";
 
@@ -99,13 +100,15 @@ export function repoMap(graph: LoadedGraph, options: RepoMapOptions): RepoMap {
 function render(graph: LoadedGraph, shown: readonly GraphNode[]): string {
   const out: string[] = [];
   for (const [file, nodes] of byFile(shown)) {
-    out.push(`${graph.files[file]?.path ?? ""}:`);
+    // Paths and signatures come from the repository: a newline in a name cannot start an entry
+    // of its own, and no control character reaches a terminal.
+    out.push(`${visibleLine(graph.files[file]?.path ?? "")}:`);
     let lastEnd = 0;
     for (const node of nodes) {
       if (node.startLine > lastEnd + 1) out.push("⋮");
       const indent = "  ".repeat(depthOf(graph, node));
       const lines = signatureLines(node);
-      for (const line of lines) out.push(`│${indent}${line}`);
+      for (const line of lines) out.push(`│${indent}${visibleText(line)}`);
       lastEnd = node.startLine + lines.length - 1;
     }
     out.push("⋮");

@@ -1,5 +1,6 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { describeError } from "../core/errors.js";
+import { jsonText } from "../text/visible-text.js";
 
 /**
  * Runs a tool's one core call and turns any error into an `isError` result
@@ -18,5 +19,5 @@ export function text(...parts: string[]): CallToolResult {
 }
 
 export function json(value: unknown): CallToolResult {
-  return text(JSON.stringify(value, null, 2));
+  return text(jsonText(value, 2));
 }

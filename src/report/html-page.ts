@@ -1,8 +1,13 @@
+import { visibleText } from "../text/visible-text.js";
 import { VERSION } from "../version.js";
 
-/** Text made safe inside HTML elements and attribute values. */
+/**
+ * Text made safe inside HTML elements and attribute values: markup delimiters as entities, and
+ * control and bidirectional characters as visible escapes, so a name cannot reorder or hide
+ * what the page shows.
+ */
 export function escapeHtml(text: string): string {
-  return text
+  return visibleText(text)
     .replace(/&/g, "&amp;")
     .replace(/</g, "&lt;")
     .replace(/>/g, "&gt;")

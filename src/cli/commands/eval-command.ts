@@ -15,7 +15,9 @@ import { evalReportHtml } from "../../report/eval-report.js";
 import { createReranker } from "../../rerank/rerank-settings.js";
 import { isPostgresUrl, maskUrl } from "../../store/postgres/connection-errors.js";
 import { SqliteStore } from "../../store/sqlite/sqlite-store.js";
+import { jsonText } from "../../text/visible-text.js";
 import { createTokenCounter } from "../../tokens/create-counter.js";
+import { writeOut } from "../output.js";
 import { collect, positiveIntegerList } from "../parse-options.js";
 import { writeReportFile } from "../write-report.js";
 
@@ -131,14 +133,12 @@ export function registerEvalCommand(
         }
         if (flags.html)
           await writeReportFile(flags.html, evalReportHtml(report, flags.k), "evaluation report");
-        process.stdout.write(
-          flags.json
-            ? `${JSON.stringify(toJson(report, flags.k))}\n`
-            : formatReport(report, flags.k),
+        writeOut(
+          flags.json ? `${jsonText(toJson(report, flags.k))}\n` : formatReport(report, flags.k),
         );
         if (generator?.remote && !flags.json) {
           const spent = usage.snapshot();
-          process.stdout.write(
+          writeOut(
             `Model calls: ${spent.calls} (${spent.retries} retries); tokens in ${spent.inputTokens}, out ${spent.outputTokens}\n`,
           );
         }

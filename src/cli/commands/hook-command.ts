@@ -1,6 +1,8 @@
 import { Argument, type Command, Option } from "commander";
 import { ContextEngine } from "../../engine/context-engine.js";
+import { jsonText } from "../../text/visible-text.js";
 import { ensureIndex } from "../ensure-index.js";
+import { writeErr, writeOut } from "../output.js";
 import { positiveInteger } from "../parse-options.js";
 
 interface HookFlags {
@@ -52,8 +54,8 @@ export function registerHookCommand(
             const result = await engine.query({ task: prompt, budget: flags.budget });
             if (result.fragments.length === 0) return 0;
             const additionalContext = `${result.output}\n(Context Engine request ${result.requestId}: call the ctx MCP tools get_context or read_fragment for more.)`;
-            process.stdout.write(
-              `${JSON.stringify({
+            writeOut(
+              `${jsonText({
                 hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext },
               })}\n`,
             );
@@ -61,9 +63,7 @@ export function registerHookCommand(
             await engine.close();
           }
         } catch (error) {
-          process.stderr.write(
-            `ctx: no context for this prompt: ${(error as Error).message.split("\n")[0]}\n`,
-          );
+          writeErr(`ctx: no context for this prompt: ${(error as Error).message.split("\n")[0]}\n`);
         }
         return 0;
       }),

@@ -3,9 +3,11 @@ import type { Command } from "commander";
 import { PathNotFoundError } from "../../core/errors.js";
 import { ContextEngine } from "../../engine/context-engine.js";
 import type { IndexRunReport } from "../../engine/run-index.js";
+import { jsonText } from "../../text/visible-text.js";
 import { formatIndexReport } from "../format.js";
 import { formatContexts, formatEmbeddings } from "../format-contexts.js";
 import { formatHistory } from "../format-history.js";
+import { writeOut } from "../output.js";
 import { collect } from "../parse-options.js";
 
 interface IndexFlags {
@@ -70,9 +72,9 @@ export function registerIndexCommand(
             )
             .join("");
           if (forgotten.length > 0 && paths.length === 0) {
-            process.stdout.write(
+            writeOut(
               options.json
-                ? `${JSON.stringify({ forgotten, indexPath: engine.indexPath })}\n`
+                ? `${jsonText({ forgotten, indexPath: engine.indexPath })}\n`
                 : forgottenLines,
             );
             return 0;
@@ -80,11 +82,9 @@ export function registerIndexCommand(
           const report = await indexWithProgress(engine, paths, options);
           if (options.json) {
             const extra = forgotten.length > 0 ? { forgotten } : {};
-            process.stdout.write(
-              `${JSON.stringify({ ...report, ...extra, indexPath: engine.indexPath })}\n`,
-            );
+            writeOut(`${jsonText({ ...report, ...extra, indexPath: engine.indexPath })}\n`);
           } else {
-            process.stdout.write(
+            writeOut(
               `${forgottenLines}${formatIndexReport(report, engine.indexPath)}\n${formatContexts(report.contexts)}\n${formatEmbeddings(report.embeddings)}\n${formatHistory(report.history, report.resources.length)}`,
             );
           }

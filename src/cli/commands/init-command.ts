@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { Argument, type Command, Option } from "commander";
 import { AGENTS, type AgentName, type CtxInvocation, planSetup } from "../../agents/agent-setup.js";
 import { findProjectRoot } from "../../engine/locate-project.js";
+import { writeOut } from "../output.js";
 import { positiveInteger } from "../parse-options.js";
 
 interface InitFlags {
@@ -54,7 +55,7 @@ export function registerInitCommand(
           const verb =
             file.before === null ? "create" : file.before === file.after ? "leave" : "update";
           if (flags.dryRun) {
-            process.stdout.write(
+            writeOut(
               verb === "leave"
                 ? `would leave ${shown} as it is\n`
                 : `would ${verb} ${shown}:\n${file.after}${file.after.endsWith("\n") ? "" : "\n"}`,
@@ -65,9 +66,9 @@ export function registerInitCommand(
             mkdirSync(dirname(file.path), { recursive: true });
             writeFileSync(file.path, file.after);
           }
-          process.stdout.write(`${verb === "leave" ? "left" : `${verb}d`} ${shown}\n`);
+          writeOut(`${verb === "leave" ? "left" : `${verb}d`} ${shown}\n`);
         }
-        if (!flags.dryRun) process.stdout.write(nextStep(agent, flags.hook ?? false));
+        if (!flags.dryRun) writeOut(nextStep(agent, flags.hook ?? false));
         return 0;
       }),
     );

@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import { DEFAULT_MAP_BUDGET } from "../../graph/repo-map.js";
 import { ensureIndex } from "../ensure-index.js";
 import { warnUnknownFocus } from "../focus-warnings.js";
+import { writeJson, writeOut } from "../output.js";
 import { collect, positiveInteger } from "../parse-options.js";
 import { dbOption, withEngine } from "../with-engine.js";
 
@@ -53,15 +54,15 @@ export function registerMapCommand(
           warnUnknownFocus(map.unknownFocus, true);
           if (flags.json) {
             const { text, ...rest } = map;
-            process.stdout.write(`${JSON.stringify({ ...rest, map: text })}\n`);
+            writeJson({ ...rest, map: text });
           } else if (map.text === "") {
-            process.stdout.write(
+            writeOut(
               map.definitions === 0
                 ? "The index has no definitions to map (index a codebase first).\n"
                 : `Budget ${map.budget} is too small for even one definition; raise --budget.\n`,
             );
           } else {
-            process.stdout.write(map.text);
+            writeOut(map.text);
           }
           return 0;
         }),

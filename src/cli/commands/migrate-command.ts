@@ -5,6 +5,8 @@ import { warnUntrusted } from "../../config/untrusted-warning.js";
 import { UsageError } from "../../core/errors.js";
 import { findProjectRoot } from "../../engine/locate-project.js";
 import { isPostgresUrl, maskUrl } from "../../store/postgres/connection-errors.js";
+import { jsonText } from "../../text/visible-text.js";
+import { writeOut } from "../output.js";
 
 interface MigrateFlags {
   from: string;
@@ -39,9 +41,9 @@ export function registerMigrateCommand(
           schema: config.storeServer.schema,
         });
         const where = `${maskUrl(flags.to)} (schema ${config.storeServer.schema}, project ${project})`;
-        process.stdout.write(
+        writeOut(
           flags.json
-            ? `${JSON.stringify({ ...report, to: maskUrl(flags.to), project })}\n`
+            ? `${jsonText({ ...report, to: maskUrl(flags.to), project })}\n`
             : `Copied ${flags.from} to ${where}: ${report.resources} roots, ${report.documents} files, ${report.chunks} chunks (contexts as stored), ${report.vectors} vectors, ${report.commits} commits, ${report.plans} plans, ${report.cachedContexts} cached contexts\nUse it with --db or CTX_DATABASE_URL set to that URL.\n`,
         );
         return 0;

@@ -1,5 +1,7 @@
 import type { Command } from "commander";
 import type { Decision, Plan } from "../../core/plans.js";
+import { jsonText } from "../../text/visible-text.js";
+import { writeJson, writeOut } from "../output.js";
 import { collect } from "../parse-options.js";
 import { dbOption, withEngine } from "../with-engine.js";
 
@@ -35,7 +37,7 @@ export function registerPlanCommand(
     run(() =>
       withEngine({ ...dbOption(flags) }, async (engine) => {
         const created = await engine.plans.create(words.join(" "), flags.parent ?? null);
-        process.stdout.write(flags.json ? `${JSON.stringify(created)}\n` : `${created.id}\n`);
+        writeOut(flags.json ? `${jsonText(created)}\n` : `${created.id}\n`);
         return 0;
       }),
     ),
@@ -64,9 +66,9 @@ export function registerPlanCommand(
             alternatives: flags.alternative ?? [],
             outcome: flags.outcome ?? null,
           });
-          process.stdout.write(
+          writeOut(
             flags.json
-              ? `${JSON.stringify(decision)}\n`
+              ? `${jsonText(decision)}\n`
               : `Recorded decision ${decision.id} in plan ${id}\n`,
           );
           return 0;
@@ -85,9 +87,7 @@ export function registerPlanCommand(
     run(() =>
       withEngine({ ...dbOption(flags) }, async (engine) => {
         const closed = await engine.plans.close(id, flags.outcome ?? null);
-        process.stdout.write(
-          flags.json ? `${JSON.stringify(closed)}\n` : `Closed plan ${closed.id}\n`,
-        );
+        writeOut(flags.json ? `${jsonText(closed)}\n` : `Closed plan ${closed.id}\n`);
         return 0;
       }),
     ),
@@ -103,7 +103,7 @@ export function registerPlanCommand(
     run(() =>
       withEngine({ ...dbOption(flags) }, async (engine) => {
         const shown = await engine.plans.show(id);
-        process.stdout.write(flags.json ? `${JSON.stringify(shown)}\n` : formatPlan(shown));
+        writeOut(flags.json ? `${jsonText(shown)}\n` : formatPlan(shown));
         return 0;
       }),
     ),
@@ -119,9 +119,9 @@ export function registerPlanCommand(
     run(() =>
       withEngine({ ...dbOption(flags) }, async (engine) => {
         const plans = await engine.plans.list({ openOnly: flags.open ?? false });
-        if (flags.json) process.stdout.write(`${JSON.stringify(plans)}\n`);
-        else if (plans.length === 0) process.stdout.write("No plans yet: ctx plan create TITLE\n");
-        else process.stdout.write(plans.map(summaryLine).join(""));
+        if (flags.json) writeJson(plans);
+        else if (plans.length === 0) writeOut("No plans yet: ctx plan create TITLE\n");
+        else writeOut(plans.map(summaryLine).join(""));
         return 0;
       }),
     ),

@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import type { ContextEngine } from "../../engine/context-engine.js";
+import { writeJson, writeOut } from "../output.js";
 import { collect } from "../parse-options.js";
 import { dbOption, withEngine } from "../with-engine.js";
 
@@ -17,7 +18,7 @@ export function registerProjectCommand(
   const show = async (engine: ContextEngine, json: boolean) => {
     const current = await engine.enabledStrategies();
     if (json) {
-      process.stdout.write(`${JSON.stringify({ project: engine.project, ...current })}\n`);
+      writeJson({ project: engine.project, ...current });
       return;
     }
     const from =
@@ -26,7 +27,7 @@ export function registerProjectCommand(
         : current.source === "config"
           ? `config ${current.file}`
           : "default";
-    process.stdout.write(`${engine.project}: ${current.enabled.join(", ")}\n(from ${from})\n`);
+    writeOut(`${engine.project}: ${current.enabled.join(", ")}\n(from ${from})\n`);
   };
 
   context

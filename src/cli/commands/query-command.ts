@@ -2,6 +2,7 @@ import { type Command, Option } from "commander";
 import { OUTPUT_FORMATS, type OutputFormat } from "../../assemble/renderers.js";
 import { ensureIndex } from "../ensure-index.js";
 import { warnUnknownFocus } from "../focus-warnings.js";
+import { writeOut } from "../output.js";
 import { collect, positiveInteger } from "../parse-options.js";
 import { dbOption, withEngine } from "../with-engine.js";
 import { writeRequestReport } from "./report-command.js";
@@ -80,7 +81,7 @@ export function registerQueryCommand(
             explain: flags.explain ?? false,
           });
           warnUnknownFocus(result.unknownFocus, engine.config.graph);
-          process.stdout.write(result.output);
+          writeOut(result.output);
           if (flags.report) await writeRequestReport(flags.report, result.requestId, result);
           return 0;
         });

@@ -3,6 +3,7 @@ import { UsageError } from "../../core/errors.js";
 import type { RequestRecord } from "../../engine/request-log.js";
 import { requestReportHtml } from "../../report/request-report.js";
 import { summaryOf } from "../../report/request-summary.js";
+import { writeJson, writeOut } from "../output.js";
 import { dbOption, withEngine } from "../with-engine.js";
 import { writeReportFile } from "../write-report.js";
 
@@ -42,9 +43,8 @@ export function registerReportCommand(
             );
           }
           if (flags.html) await writeRequestReport(flags.html, found.id, found.record);
-          if (flags.json)
-            process.stdout.write(`${JSON.stringify({ requestId: found.id, ...found.record })}\n`);
-          else if (!flags.html) process.stdout.write(summaryOf(found.id, found.record));
+          if (flags.json) writeJson({ requestId: found.id, ...found.record });
+          else if (!flags.html) writeOut(summaryOf(found.id, found.record));
           return 0;
         }),
       ),

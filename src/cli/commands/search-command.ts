@@ -2,7 +2,9 @@ import type { Command } from "commander";
 import { fileFragmentId } from "../../core/fragment-id.js";
 import type { TextHit } from "../../core/text-backend.js";
 import { queryTerms } from "../../text/code-tokenizer.js";
+import { visibleLine } from "../../text/visible-text.js";
 import { ensureIndex } from "../ensure-index.js";
+import { writeJson, writeOut } from "../output.js";
 import { collect, positiveInteger } from "../parse-options.js";
 import { dbOption, withEngine } from "../with-engine.js";
 
@@ -40,17 +42,18 @@ export function registerSearchCommand(
           const showId = await engine.fragmentIds();
           const results = hits.map((hit) => toResult(hit, terms, showId));
           if (flags.json) {
-            process.stdout.write(`${JSON.stringify({ query, results })}\n`);
+            writeJson({ query, results });
           } else if (results.length === 0) {
-            process.stdout.write(`No chunks match "${query}".\n`);
+            writeOut(`No chunks match "${query}".\n`);
           } else {
+            // One line per name: a newline in a file or symbol name cannot add a result of its own.
             for (const [rank, result] of results.entries()) {
-              const owner = result.parent ? `${result.parent}.` : "";
+              const owner = result.parent ? `${visibleLine(result.parent)}.` : "";
               const symbol = result.symbol
-                ? ` ${result.kind} ${owner}${result.symbol}`
+                ? ` ${result.kind} ${owner}${visibleLine(result.symbol)}`
                 : ` ${result.kind}`;
-              process.stdout.write(
-                `${rank + 1}. ${result.path}:${result.startLine}-${result.endLine}${symbol} (score ${result.score})\n   ${result.snippet}\n`,
+              writeOut(
+                `${rank + 1}. ${visibleLine(result.path)}:${result.startLine}-${result.endLine}${symbol} (score ${result.score})\n   ${visibleLine(result.snippet)}\n`,
               );
             }
           }

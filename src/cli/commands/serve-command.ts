@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { UsageError } from "../../core/errors.js";
+import { writeErr } from "../output.js";
 import { startWatching, untilSignal } from "../watching.js";
 import { dbOption, withEngine } from "../with-engine.js";
 
@@ -48,9 +49,7 @@ export function registerServeCommand(
           if (flags.refresh) {
             // Agents get answers at once from what is indexed; the refresh commits file by file.
             engine.refresh().catch((error: unknown) => {
-              process.stderr.write(
-                `ctx: refreshing the index failed: ${(error as Error).message}\n`,
-              );
+              writeErr(`ctx: refreshing the index failed: ${(error as Error).message}\n`);
             });
           }
           // Saved files are indexed as they change; the server answers meanwhile.
@@ -67,7 +66,7 @@ export function registerServeCommand(
               ...listen,
               token: process.env.CTX_MCP_TOKEN || undefined,
             });
-            process.stderr.write(`ctx: serving ${engine.root} over MCP at ${server.url}\n`);
+            writeErr(`ctx: serving ${engine.root} over MCP at ${server.url}\n`);
             await signal.stopped;
             await server.close();
             return 0;

@@ -3,6 +3,7 @@ import type { HistorySpan } from "../../core/history.js";
 import type { ServerStorage } from "../../core/store.js";
 import { MIN_WINDOW } from "../../history/task-identifiers.js";
 import { formatBytes, formatSkipped } from "../format.js";
+import { writeJson, writeOut } from "../output.js";
 import { dbOption, withEngine } from "../with-engine.js";
 
 export function registerStatusCommand(
@@ -27,7 +28,7 @@ export function registerStatusCommand(
           async (engine) => {
             const status = await engine.status();
             if (flags.json) {
-              process.stdout.write(`${JSON.stringify(status)}\n`);
+              writeJson(status);
               return 0;
             }
             const { store } = status;
@@ -73,7 +74,7 @@ export function registerStatusCommand(
               if (resource.history) lines.push(`    history: ${formatSpan(resource.history)}`);
             }
             if (status.resources.length === 0) lines.push("  none: run `ctx index <path>`");
-            process.stdout.write(`${lines.join("\n")}\n`);
+            writeOut(`${lines.join("\n")}\n`);
             return 0;
           },
         );

@@ -1,6 +1,8 @@
 import type { Command } from "commander";
 import { UsageError } from "../../core/errors.js";
 import type { StrategyCapabilities } from "../../core/strategy.js";
+import { jsonText } from "../../text/visible-text.js";
+import { writeOut } from "../output.js";
 import { dbOption, withEngine } from "../with-engine.js";
 
 function backendsOf(capabilities: StrategyCapabilities): string {
@@ -50,9 +52,7 @@ export function registerStrategiesCommand(
               };
             });
             if (flags.json) {
-              process.stdout.write(
-                `${JSON.stringify({ enabledFrom: source, strategies: rows })}\n`,
-              );
+              writeOut(`${jsonText({ enabledFrom: source, strategies: rows })}\n`);
               return 0;
             }
             const header = ["NAME", "QUALITY", "BACKENDS", "ENABLED", "BREAKER", "FROM"];
@@ -71,14 +71,14 @@ export function registerStrategiesCommand(
               Math.max(...table.map((cells) => (cells[column] ?? "").length)),
             );
             for (const cells of table) {
-              process.stdout.write(
+              writeOut(
                 `${cells
                   .map((cell, column) => cell.padEnd(widths[column] ?? 0))
                   .join("  ")
                   .trimEnd()}\n`,
               );
             }
-            process.stdout.write(`(enabled list from: ${source})\n`);
+            writeOut(`(enabled list from: ${source})\n`);
             return 0;
           },
         );
@@ -110,7 +110,7 @@ export function registerStrategiesCommand(
             `settings: timeout ${settings.timeoutSeconds} s, max fragments ${settings.maxFragments}, max workers ${settings.maxWorkers}, breaker after ${settings.circuitBreakerThreshold} failures (cool-down ${settings.circuitBreakerCooldownSeconds} s), max budget share ${settings.maxBudgetShare}, enabled ${settings.enabled}`,
             `breaker: ${engine.pipeline.breakers.state(name)}`,
           ];
-          process.stdout.write(`${lines.join("\n")}\n`);
+          writeOut(`${lines.join("\n")}\n`);
           return 0;
         });
       }),

@@ -1,7 +1,9 @@
 import type { Command } from "commander";
 import { firstSentence } from "../../contextualize/document-outline.js";
 import { definitionView } from "../../engine/symbol-lookup.js";
+import { visibleLine } from "../../text/visible-text.js";
 import { ensureIndex } from "../ensure-index.js";
+import { writeJson, writeOut } from "../output.js";
 import { dbOption, withEngine } from "../with-engine.js";
 
 interface SymbolFlags {
@@ -39,15 +41,16 @@ export function registerSymbolCommands(
           });
           const definitions = found.map(definitionView);
           if (flags.json) {
-            process.stdout.write(`${JSON.stringify({ query, definitions })}\n`);
+            writeJson({ query, definitions });
           } else if (definitions.length === 0) {
-            process.stdout.write(`No definition named "${query}".\n`);
+            writeOut(`No definition named "${query}".\n`);
           } else {
+            // One line per name: a newline in a file or symbol name cannot add a definition of its own.
             for (const d of definitions) {
-              const owner = d.parent ? `${d.parent}.` : "";
-              process.stdout.write(
-                `${d.path}:${d.startLine}-${d.endLine} ${d.kind} ${owner}${d.name}\n   ${firstLine(d.signature)}\n` +
-                  (d.doc ? `   ${firstSentence(d.doc)}\n` : ""),
+              const owner = d.parent ? `${visibleLine(d.parent)}.` : "";
+              writeOut(
+                `${visibleLine(d.path)}:${d.startLine}-${d.endLine} ${d.kind} ${owner}${visibleLine(d.name)}\n   ${firstLine(d.signature)}\n` +
+                  (d.doc ? `   ${visibleLine(firstSentence(d.doc))}\n` : ""),
               );
             }
           }
@@ -73,18 +76,18 @@ export function registerSymbolCommands(
           await ensureIndex(engine, flags.refresh);
           const result = await engine.findReferences(symbol, flags.path);
           if (flags.json) {
-            process.stdout.write(`${JSON.stringify(result)}\n`);
+            writeJson(result);
             return 0;
           }
           if (result.definitions.length === 0 && result.references.length === 0) {
             const where = flags.path ? ` in ${flags.path}` : "";
-            process.stdout.write(`No definition or use of "${symbol}"${where}.\n`);
+            writeOut(`No definition or use of "${symbol}"${where}.\n`);
             return 0;
           }
           const lines = [`Definitions of ${symbol} (${result.definitions.length}):`];
           for (const d of result.definitions) {
             lines.push(
-              `  ${d.path}:${d.startLine}-${d.endLine} ${d.kind}  ${firstLine(d.signature)}`,
+              `  ${visibleLine(d.path)}:${d.startLine}-${d.endLine} ${d.kind}  ${firstLine(d.signature)}`,
             );
           }
           // A method's uses are found by name: the graph cannot tell which object a call is made on.
@@ -95,11 +98,12 @@ export function registerSymbolCommands(
             result.definitions.every((d) => d.kind === "method");
           lines.push(
             byName
-              ? `References (${result.references.length}, by name: a call of that name on any object counts; --path ${result.definitions[0]?.path} keeps those that resolve to its definition):`
+              ? `References (${result.references.length}, by name: a call of that name on any object counts; --path ${visibleLine(result.definitions[0]?.path ?? "")} keeps those that resolve to its definition):`
               : `References (${result.references.length}):`,
           );
-          for (const r of result.references) lines.push(`  ${r.path}:${r.line} ${r.kind}`);
-          process.stdout.write(`${lines.join("\n")}\n`);
+          for (const r of result.references)
+            lines.push(`  ${visibleLine(r.path)}:${r.line} ${r.kind}`);
+          writeOut(`${lines.join("\n")}\n`);
           return 0;
         }),
       ),
@@ -107,5 +111,5 @@ export function registerSymbolCommands(
 }
 
 function firstLine(text: string): string {
-  return text.split("\n", 1)[0] ?? "";
+  return visibleLine(text.split("\n", 1)[0] ?? "");
 }

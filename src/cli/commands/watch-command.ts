@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { writeErr } from "../output.js";
 import { startWatching, untilSignal } from "../watching.js";
 import { dbOption, withEngine } from "../with-engine.js";
 
@@ -32,7 +33,7 @@ export function registerWatchCommand(
                 throw error;
               });
               if (!report) return 0;
-              process.stderr.write(
+              writeErr(
                 `ctx: index up to date: ${report.added} added, ${report.changed} changed, ${report.removed} removed\n`,
               );
             }
@@ -40,7 +41,7 @@ export function registerWatchCommand(
             if (!watcher) return 1;
             await signal.stopped;
             await watcher.close();
-            process.stderr.write("ctx: stopped watching\n");
+            writeErr("ctx: stopped watching\n");
             return 0;
           } finally {
             signal.dispose();
