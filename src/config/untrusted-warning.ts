@@ -1,3 +1,4 @@
+import { visibleLine } from "../text/visible-text.js";
 import type { ResolvedConfig, UntrustedProjectFile } from "./resolved-config.js";
 
 /** Files already warned about in this process, by path and contents: one line a run, not one per open. */
@@ -7,7 +8,8 @@ const warned = new Set<string>();
 export function untrustedWarning(untrusted: UntrustedProjectFile): string {
   const problem = untrusted.listProblem ? ` (${untrusted.listProblem})` : "";
   return (
-    `ctx: ignoring ${untrusted.ignored.join(", ")} in ${untrusted.file}: a project's config file may not ` +
+    // A custom strategy's name is the file's to choose: it is shown, never obeyed, by the terminal.
+    `ctx: ignoring ${visibleLine(untrusted.ignored.join(", "))} in ${visibleLine(untrusted.file)}: a project's config file may not ` +
     `choose code, credentials or destinations until you trust it${problem}; run \`ctx trust\` there if you do\n`
   );
 }

@@ -17,6 +17,7 @@ import {
 import { ConfigError, UsageError } from "../../core/errors.js";
 import { CONFIG_FILE_MAX_BYTES, readRegularText } from "../../core/read-regular-file.js";
 import { findProjectRoot } from "../../engine/locate-project.js";
+import { writeJson, writeOut } from "../output.js";
 
 interface TrustFlags {
   list?: boolean;
@@ -55,9 +56,9 @@ export function registerTrustCommands(
       run(async () => {
         const file = configFileOf(path);
         const removed = removeTrust(file, process.env);
-        if (flags.json) process.stdout.write(`${JSON.stringify({ path: file, removed })}\n`);
+        if (flags.json) writeJson({ path: file, removed });
         else
-          process.stdout.write(
+          writeOut(
             removed
               ? `Untrusted ${file}: its restricted settings are ignored again\n`
               : `${file} was not trusted\n`,
@@ -78,14 +79,14 @@ async function trustProject(path: string, flags: TrustFlags): Promise<number> {
   const grants = withoutRestrictedSettings(config, dirname(file)).ignored;
   const entry = addTrust(file, sha256Of(text), process.env);
   if (flags.json) {
-    process.stdout.write(`${JSON.stringify({ ...entry, grants })}\n`);
+    writeJson({ ...entry, grants });
     return 0;
   }
   const what =
     grants.length > 0
       ? `its ${grants.join(", ")} now apply`
       : "it sets nothing that needs trust today, and may from now on";
-  process.stdout.write(
+  writeOut(
     `Trusted ${file} (sha256 ${entry.sha256.slice(0, 12)}): ${what}. ` +
       "Any edit to the file makes it untrusted again; `ctx untrust` takes it back.\n",
   );
@@ -97,11 +98,11 @@ function listTrusted(flags: TrustFlags): number {
   if (list.problem) throw new ConfigError(list.file, `${list.problem}; fix it or delete it`);
   const rows = list.entries.map((entry) => ({ ...entry, state: stateOf(entry) }));
   if (flags.json) {
-    process.stdout.write(`${JSON.stringify({ file: list.file, trusted: rows })}\n`);
+    writeJson({ file: list.file, trusted: rows });
     return 0;
   }
   if (rows.length === 0) {
-    process.stdout.write("No project config file is trusted (`ctx trust` in a project adds it)\n");
+    writeOut("No project config file is trusted (`ctx trust` in a project adds it)\n");
     return 0;
   }
   const said: Record<TrustState, string> = {
@@ -110,7 +111,7 @@ function listTrusted(flags: TrustFlags): number {
     missing: "missing",
   };
   for (const row of rows)
-    process.stdout.write(`${row.path}  ${row.trustedAt.slice(0, 10)}  ${said[row.state]}\n`);
+    writeOut(`${row.path}  ${row.trustedAt.slice(0, 10)}  ${said[row.state]}\n`);
   return 0;
 }
 
