@@ -48,6 +48,8 @@ import { type FragmentAddress, type FragmentText, readFragment } from "./read-fr
 import { KeptRequests, type RequestRecord } from "./request-log.js";
 import { RunGraphBuild } from "./run-graph-build.js";
 import { type IndexRunReport, runIndex } from "./run-index.js";
+import { readServedFile } from "./secret-guard.js";
+import { warnSecretsServed } from "./secrets-warning.js";
 import { measureStaleness, type Staleness } from "./staleness.js";
 import { statusOf } from "./status-of.js";
 import { findReferences, findSymbols, type SymbolReferences } from "./symbol-lookup.js";
@@ -105,6 +107,7 @@ export class ContextEngine {
     const cwd = options.cwd ?? process.cwd();
     const root = findProjectRoot(resolve(cwd, options.start ?? "."));
     const config = await loadConfig(root, options.env);
+    if (config.hydration.includeSecrets) warnSecretsServed();
     const counter = createTokenCounter(config.tokens.counter);
     const queryCounter = rememberingCounter(counter);
     const registry = await buildRegistry(
@@ -250,7 +253,14 @@ export class ContextEngine {
     // Naming a plan asks for its decisions, whatever the project's list.
     else if (plan && !enabled.includes(PLAN_STRATEGY)) enabled = [...enabled, PLAN_STRATEGY];
     const resources = await this.store.listResources();
-    const hot = hotTier(resources, this.config.tiers, this.queryCounter, limit, options.paths);
+    const hot = hotTier(
+      resources,
+      this.config.tiers,
+      this.queryCounter,
+      limit,
+      options.paths,
+      this.config.hydration.includeSecrets,
+    );
     const pipelineOutput = await this.pipeline.run(
       {
         task: options.task,
@@ -298,9 +308,16 @@ export class ContextEngine {
     return this.requests.get(requestId);
   }
 
-  /** The current text of a fragment or file range, read from disk inside the project's roots. */
+  /**
+   * The current text of a fragment or file range, read from disk inside the
+   * project's roots; a file that holds secrets is refused unless they are served.
+   */
   async readFragment(address: FragmentAddress): Promise<FragmentText> {
-    return readFragment(await this.store.listResources(), address);
+    return readFragment(
+      await this.store.listResources(),
+      address,
+      this.config.hydration.includeSecrets,
+    );
   }
 
   /** How many files changed, appeared or disappeared since the last index run. */
@@ -312,9 +329,18 @@ export class ContextEngine {
   async pinnedFiles(): Promise<PinnedFile[]> {
     const resources = await this.store.listResources();
     // Before the first index run the project root is the only root.
+    const includeSecrets = this.config.hydration.includeSecrets;
     return resources.length > 0
-      ? pinnedFiles(resources)
-      : pinnedFiles([{ id: "project", root: this.root }]);
+      ? pinnedFiles(resources, includeSecrets)
+      : pinnedFiles([{ id: "project", root: this.root }], includeSecrets);
+  }
+
+  /** A pinned file's text as it is now; refused if it has come to hold secrets since it was listed. */
+  readPinnedFile(pinned: PinnedFile): string {
+    return readServedFile(
+      { root: pinned.root, relPath: pinned.path, absPath: pinned.absPath },
+      this.config.hydration.includeSecrets,
+    );
   }
 
   /** Definitions by name (`ctx symbols`, MCP `find_symbol`). */

@@ -8,6 +8,7 @@ import type { TokenCounter } from "../core/token-counter.js";
 import type { Resource } from "../core/types.js";
 import type { StatusReport } from "./engine-files.js";
 import { resolveInsideRoots } from "./safe-path.js";
+import { refuseSecretFile } from "./secret-guard.js";
 
 /** The pseudo-strategy hot files are packed under, with their own share of the budget. */
 export const HOT_FILES = "hot-files";
@@ -17,13 +18,15 @@ const MAX_HOT_BYTES = 256 * 1024;
 /**
  * The configured hot files present at each root, whole, as hot-tier
  * fragments; under `paths`, only those inside them. A file outside its root
- * (a link out, `..`) is left out.
+ * (a link out, `..`) is left out, and so is one that holds secrets unless
+ * `includeSecrets`.
  */
 export function hotFragments(
-  resources: readonly Pick<Resource, "id" | "root">[],
+  resources: readonly Pick<Resource, "id" | "root" | "secretFiles">[],
   hot: readonly string[],
   counter: TokenCounter,
   paths?: readonly string[],
+  includeSecrets = false,
 ): ContextFragment[] {
   const found: ContextFragment[] = [];
   for (const resource of resources) {
@@ -44,6 +47,9 @@ export function hotFragments(
         const stats = statSync(absPath);
         if (!stats.isFile() || stats.size > MAX_HOT_BYTES) continue;
         content = readFileSync(absPath, "utf8").replace(/\r\n/g, "\n").replace(/\n+$/, "");
+        refuseSecretFile({ root: resource.root, relPath, absPath }, content, includeSecrets, [
+          resource,
+        ]);
       } catch {
         continue;
       }
@@ -89,13 +95,14 @@ export interface HotTier {
 
 /** The hot files of a request (`[tiers]`), offered first within `hot_share` of `limit`. */
 export function hotTier(
-  resources: readonly Pick<Resource, "id" | "root">[],
+  resources: readonly Pick<Resource, "id" | "root" | "secretFiles">[],
   tiers: { readonly hot: readonly string[]; readonly hotShare: number },
   counter: TokenCounter,
   limit: number,
   paths?: readonly string[],
+  includeSecrets = false,
 ): HotTier {
-  const fragments = hotFragments(resources, tiers.hot, counter, paths);
+  const fragments = hotFragments(resources, tiers.hot, counter, paths, includeSecrets);
   const share = Math.floor(tiers.hotShare * limit);
   const wanted = fragments.reduce((sum, fragment) => sum + fragment.tokens + FRAME_TOKENS, 0);
   return {

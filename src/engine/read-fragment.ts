@@ -3,6 +3,7 @@ import { CtxError, PathNotFoundError, UsageError } from "../core/errors.js";
 import { parseFragmentId } from "../core/fragment-id.js";
 import type { Resource } from "../core/types.js";
 import { resolveInsideRoots } from "./safe-path.js";
+import { refuseSecretFile } from "./secret-guard.js";
 
 /** Refuse to read more than this from one file. */
 const MAX_FILE_BYTES = 4 * 1024 * 1024;
@@ -22,11 +23,13 @@ export interface FragmentText {
  * The current text of a fragment (by id: `resourceId:path#Lstart-Lend`, or
  * `path#Lstart-Lend` as an index of one root shows it, read from the first
  * root) or of a line range of a file, read from disk, only
- * inside the project's roots.
+ * inside the project's roots, and never from a file that holds secrets
+ * unless `includeSecrets`.
  */
 export function readFragment(
   resources: readonly Resource[],
   address: FragmentAddress,
+  includeSecrets = false,
 ): FragmentText {
   let roots = resources.map((resource) => resource.root);
   let path: string;
@@ -66,7 +69,9 @@ export function readFragment(
     throw new UsageError(
       `${target.relPath} is ${size} bytes, more than the ${MAX_FILE_BYTES} read_fragment serves`,
     );
-  const lines = readFileSync(target.absPath, "utf8").split(/\r?\n/);
+  const text = readFileSync(target.absPath, "utf8");
+  refuseSecretFile(target, text, includeSecrets, resources);
+  const lines = text.split(/\r?\n/);
   const first = Math.max(1, startLine ?? 1);
   const last = Math.min(lines.length, endLine ?? lines.length);
   if (first > last)

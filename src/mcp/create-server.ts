@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type {
@@ -307,7 +306,7 @@ export async function createMcpServer(engine: ContextEngine): Promise<McpServer>
       },
       async (uri) => ({
         contents: [
-          { uri: uri.href, mimeType: "text/markdown", text: readFileSync(pinned.absPath, "utf8") },
+          { uri: uri.href, mimeType: "text/markdown", text: engine.readPinnedFile(pinned) },
         ],
       }),
     );
