@@ -47,6 +47,7 @@ export type {
   ChunkKind,
   IndexReport,
   Resource,
+  SecretFile,
   SkipCounts,
   SkipReason,
   StoredChunk,

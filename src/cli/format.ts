@@ -22,9 +22,32 @@ export function formatIndexReport(report: IndexReport, indexPath: string): strin
       `${report.removed} removed, ${report.unchanged} unchanged; ${report.chunks} chunks written ` +
       `in ${(report.elapsedMs / 1000).toFixed(2)} s`,
     `Skipped: ${formatSkipped(report.skipped)}`,
+    ...secretFilesLines(report.secretFiles),
     ...report.missingRoots.map(missingRootLine),
     `Index: ${indexPath}`,
   ].join("\n");
+}
+
+/** Secret files named in `ctx index`'s report, at most this many (`ctx status --json` has all). */
+const SECRET_FILES_SHOWN = 10;
+
+/** The files kept out for holding secrets, by name with what showed it, and how to let them in. */
+function secretFilesLines(byRoot: IndexReport["secretFiles"]): string[] {
+  const several = byRoot.length > 1;
+  const named = byRoot.flatMap(({ root, files }) =>
+    // JSON-escaped: a file name is the repository's to choose, control characters included.
+    files.map((file) => `${visible(several ? `${root}/${file.path}` : file.path)} (${file.found})`),
+  );
+  if (named.length === 0) return [];
+  const more = named.length - SECRET_FILES_SHOWN;
+  return [
+    `Not indexed, holding secrets: ${named.slice(0, SECRET_FILES_SHOWN).join(", ")}${more > 0 ? `, and ${more} more (ctx status --json lists them)` : ""}`,
+    "  (never served or sent to a model; [index] include_secrets = true in your own config indexes them)",
+  ];
+}
+
+function visible(path: string): string {
+  return JSON.stringify(path).slice(1, -1);
 }
 
 /** What a user reads about a root the index covers whose folder is gone. */

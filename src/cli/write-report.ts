@@ -1,13 +1,17 @@
-import { writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { CtxError } from "../core/errors.js";
+import { writePrivateFile } from "../core/private-files.js";
 import { writeErr } from "./output.js";
 
-/** Writes an HTML report and says where on stderr; a path that cannot be written is one line, exit 1. */
+/**
+ * Writes an HTML report (only the user may read it: it holds the code the
+ * answers carried) and says where on stderr; a path that cannot be written is
+ * one line, exit 1.
+ */
 export async function writeReportFile(file: string, html: string, what: string): Promise<void> {
   const path = resolve(file);
   try {
-    await writeFile(path, html);
+    await writePrivateFile(path, html);
   } catch (error) {
     const why = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
     throw new CtxError(

@@ -97,6 +97,7 @@ export function resolveConfig(
       maxFileBytes: merged.hydration?.max_file_bytes ?? DEFAULT_LIMITS.maxFileBytes,
       maxTotalBytes: merged.hydration?.max_total_bytes ?? DEFAULT_LIMITS.maxTotalBytes,
       skipDirectories: merged.hydration?.skip_directories ?? DEFAULT_LIMITS.skipDirectories,
+      includeSecrets: merged.index?.include_secrets ?? DEFAULT_LIMITS.includeSecrets,
     },
     chunking: {
       maxTokens: merged.chunking?.max_tokens ?? DEFAULT_CHUNK_LIMITS.maxTokens,

@@ -12,12 +12,17 @@ const RESTRICTED: { readonly [S in keyof ConfigFile]?: readonly string[] } = {
   embeddings: ["provider", "model", "base_url", "api_key_env", "model_path", "allow_download"],
   rerank: ["provider", "model", "base_url", "api_key_env"],
   store: ["url", "schema", "project", "path"],
+  index: ["include_secrets"],
 };
 
-/** Generators and embedders that run here on what ships with ctx: choosing them sends nothing anywhere. */
-const LOCAL_CHOICES: Readonly<Record<string, ReadonlySet<unknown>>> = {
+/**
+ * Values of restricted settings that choose nothing: generators and embedders
+ * that run here on what ships with ctx, and keeping secret files out.
+ */
+const HARMLESS_VALUES: Readonly<Record<string, ReadonlySet<unknown>>> = {
   "contextualize.generator": new Set(["structural", "none"]),
   "embeddings.provider": new Set(["use-lite", "none"]),
+  "index.include_secrets": new Set([false]),
 };
 
 export interface UntrustedSettings {
@@ -45,7 +50,7 @@ export function withoutRestrictedSettings(
     for (const key of keys) {
       if (!(key in left)) continue;
       const name = `${section}.${key}`;
-      if (LOCAL_CHOICES[name]?.has(left[key])) continue;
+      if (HARMLESS_VALUES[name]?.has(left[key])) continue;
       if (name === "store.path" && insideProject(projectRoot, String(left[key]))) continue;
       delete left[key];
       ignored.push(name);

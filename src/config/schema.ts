@@ -73,6 +73,11 @@ export const configFileSchema = z.strictObject({
       workers: z.number().int().min(0).max(64).optional(),
       /** Extract the code graph (definitions, references, imports) with the chunks. */
       graph: z.boolean().optional(),
+      /**
+       * Index files that hold secrets (.env, keys, credentials; files where a
+       * token or private key is found) and serve them to agents (default false).
+       */
+      include_secrets: z.boolean().optional(),
     })
     .optional(),
   store: z

@@ -1,13 +1,13 @@
 import type { ContextGenerator } from "../core/context-generator.js";
 import type { Store } from "../core/store.js";
 import type { TokenCounter } from "../core/token-counter.js";
+import { isSecretFile } from "../secrets/secret-files.js";
 import { contextKey } from "./context-key.js";
 import { pendingDocuments } from "./contextualize-index.js";
 import type { ContextualizeSettings } from "./contextualize-settings.js";
 import { documentTextFromChunks } from "./document-text.js";
 import { INSTRUCTIONS } from "./llm/prompts.js";
 import { type ModelPrice, priceOf } from "./pricing.js";
-import { isSecretFile } from "./secrets.js";
 
 /** What a contextualization run would send and spend, computed without sending anything. */
 export interface CostEstimate {

@@ -100,6 +100,16 @@ export class InterruptedError extends CtxError {
   }
 }
 
+/** A file that holds secrets was asked for while secrets are not served (`[index] include_secrets`). */
+export class SecretFileRefusedError extends CtxError {
+  constructor(path: string, found: string) {
+    super(
+      "secret_file",
+      `${path} is not served: it holds secrets (${found}); set [index] include_secrets = true in your own config (~/.config/ctx/config.toml) to serve such files`,
+    );
+  }
+}
+
 /** An evaluation folder is not in the BEIR layout `ctx eval` reads. */
 export class EvalDataError extends CtxError {
   constructor(file: string, message: string) {

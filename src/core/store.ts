@@ -8,6 +8,7 @@ import type {
   DocumentState,
   Resource,
   ResourceKind,
+  SecretFile,
   SkipCounts,
   StoredChunk,
 } from "./types.js";
@@ -185,8 +186,13 @@ export interface Store extends TextBackend, GraphBackend, HistoryStore, PlanStor
   lockIndexing(waitMs: number): Promise<IndexingLock>;
   /** Removes a resource with all its documents; returns how many documents went. */
   removeResource(resourceId: string): Promise<number>;
-  /** Records a finished index run of a resource and what it skipped. */
-  recordRun(resourceId: string, skipped: SkipCounts, finishedAt: string): Promise<void>;
+  /** Records a finished index run of a resource and what it skipped (the secret files by name). */
+  recordRun(
+    resourceId: string,
+    skipped: SkipCounts,
+    finishedAt: string,
+    secretFiles?: readonly SecretFile[],
+  ): Promise<void>;
   listDocuments(resourceId: string): Promise<DocumentState[]>;
   /**
    * Replaces each document at (resourceId, path) and all its chunks, in one

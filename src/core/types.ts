@@ -15,6 +15,16 @@ export interface Resource {
   readonly lastIndexedAt: string | null;
   /** Skipped files of the last run, by reason. */
   readonly skipped: SkipCounts;
+  /** The files of the last full run kept out because they hold secrets (counted under "secret"). */
+  readonly secretFiles: readonly SecretFile[];
+}
+
+/** A file kept out of the index for holding secrets, and what showed it: never the secret. */
+export interface SecretFile {
+  /** Relative to its root. */
+  readonly path: string;
+  /** "file name", or what was found and where ("GitHub token on line 12"). */
+  readonly found: string;
 }
 
 /** Why a file was not indexed. Every skip is counted under one of these. */
@@ -24,7 +34,8 @@ export type SkipReason =
   | "binary"
   | "ignored"
   | "unreadable"
-  | "outside-root";
+  | "outside-root"
+  | "secret";
 
 export const SKIP_REASONS: readonly SkipReason[] = [
   "too-large",
@@ -33,6 +44,7 @@ export const SKIP_REASONS: readonly SkipReason[] = [
   "ignored",
   "unreadable",
   "outside-root",
+  "secret",
 ];
 
 export type SkipCounts = Record<SkipReason, number>;
@@ -45,6 +57,7 @@ export function emptySkipCounts(): SkipCounts {
     ignored: 0,
     unreadable: 0,
     "outside-root": 0,
+    secret: 0,
   };
 }
 
@@ -121,6 +134,8 @@ export interface IndexReport {
   readonly chunks: number;
   readonly bytesRead: number;
   readonly skipped: SkipCounts;
+  /** Files kept out for holding secrets, by root (only roots that have some). */
+  readonly secretFiles: readonly { readonly root: string; readonly files: readonly SecretFile[] }[];
   /**
    * Roots the index covers whose folder is gone (unmounted, deleted, moved away
    * from the project): their documents are kept as last indexed.

@@ -2,8 +2,8 @@ import OpenAI from "openai";
 import { LlmCallError } from "../contextualize/llm/llm-client.js";
 import { type RetryPolicy, withRetries } from "../contextualize/llm/retry.js";
 import { fromSdkError } from "../contextualize/llm/sdk-errors.js";
-import { maskSecrets } from "../contextualize/secrets.js";
 import { type Embedder, normalize } from "../core/embedder.js";
+import { maskSecrets } from "../secrets/mask-secrets.js";
 
 export interface OpenAiEmbedderOptions {
   readonly model: string;

@@ -42,13 +42,15 @@ import { scopeOf } from "./index-scope.js";
 import { findProjectRoot, storeLocationFor } from "./locate-project.js";
 import { openIndex } from "./open-index.js";
 import { assertBudget, packAnswer } from "./pack-answer.js";
-import { type PinnedFile, pinnedFiles } from "./pinned-files.js";
+import { type PinnedFile, pinnedFiles, readPinnedFile } from "./pinned-files.js";
 import { coveredRoots, forgetRoot } from "./project-roots.js";
 import { enabledStrategiesOf, setProjectStrategies } from "./project-strategies.js";
 import { type FragmentAddress, type FragmentText, readFragment } from "./read-fragment.js";
 import { KeptRequests, type RequestRecord } from "./request-log.js";
 import { RunGraphBuild } from "./run-graph-build.js";
 import { type IndexRunReport, runIndex } from "./run-index.js";
+import { refuseSecretFile } from "./secret-guard.js";
+import { warnSecretsServed } from "./secrets-warning.js";
 import { measureStaleness, type Staleness } from "./staleness.js";
 import { statusOf } from "./status-of.js";
 import { findReferences, findSymbols, type SymbolReferences } from "./symbol-lookup.js";
@@ -107,6 +109,7 @@ export class ContextEngine {
     const root = findProjectRoot(resolve(cwd, options.start ?? "."));
     const config = await loadConfig(root, options.env);
     warnUntrusted(config, options.warn);
+    if (config.hydration.includeSecrets) warnSecretsServed();
     const counter = createTokenCounter(config.tokens.counter);
     const queryCounter = rememberingCounter(counter);
     const registry = await buildRegistry(
@@ -252,7 +255,14 @@ export class ContextEngine {
     // Naming a plan asks for its decisions, whatever the project's list.
     else if (plan && !enabled.includes(PLAN_STRATEGY)) enabled = [...enabled, PLAN_STRATEGY];
     const resources = await this.store.listResources();
-    const hot = hotTier(resources, this.config.tiers, this.queryCounter, limit, options.paths);
+    const hot = hotTier(
+      resources,
+      this.config.tiers,
+      this.queryCounter,
+      limit,
+      options.paths,
+      this.config.hydration.includeSecrets,
+    );
     const pipelineOutput = await this.pipeline.run(
       {
         task: options.task,
@@ -300,7 +310,10 @@ export class ContextEngine {
     return this.requests.get(requestId);
   }
 
-  /** The current text of a fragment or file range, read from disk inside the project's roots. */
+  /**
+   * The current text of a fragment or file range, read from disk inside the
+   * project's roots; a file that holds secrets is refused unless they are served.
+   */
   async readFragment(address: FragmentAddress): Promise<FragmentText> {
     return readFragment(await this.store.listResources(), address, this.config.hydration);
   }
@@ -314,9 +327,18 @@ export class ContextEngine {
   async pinnedFiles(): Promise<PinnedFile[]> {
     const resources = await this.store.listResources();
     // Before the first index run the project root is the only root.
+    const includeSecrets = this.config.hydration.includeSecrets;
     return resources.length > 0
-      ? pinnedFiles(resources)
-      : pinnedFiles([{ id: "project", root: this.root }]);
+      ? pinnedFiles(resources, includeSecrets)
+      : pinnedFiles([{ id: "project", root: this.root }], includeSecrets);
+  }
+
+  /** A pinned file's text as it is now; refused if it has come to hold secrets since it was listed. */
+  readPinnedFile(pinned: PinnedFile): string {
+    const text = readPinnedFile(pinned);
+    const file = { root: pinned.root, relPath: pinned.path, absPath: pinned.absPath };
+    refuseSecretFile(file, text, this.config.hydration.includeSecrets);
+    return text;
   }
 
   /** Definitions by name (`ctx symbols`, MCP `find_symbol`). */

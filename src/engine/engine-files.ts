@@ -1,8 +1,9 @@
-import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { GeneratorChoice } from "../contextualize/resolve-generator.js";
 import type { Embedder } from "../core/embedder.js";
 import type { HistorySpan } from "../core/history.js";
+import { makePrivateFolder } from "../core/private-files.js";
 import type { Store, StoreStats } from "../core/store.js";
 import type { Resource } from "../core/types.js";
 import type { EmbedderChoice } from "../embed/resolve-embedder.js";
@@ -81,7 +82,7 @@ export function ignoreIndexFolder(indexPath: string): void {
   if (!folder.endsWith(".ctx")) return;
   const ignoreFile = join(folder, ".gitignore");
   if (existsSync(ignoreFile)) return;
-  mkdirSync(folder, { recursive: true });
+  makePrivateFolder(folder);
   writeFileSync(ignoreFile, "*\n");
 }
 

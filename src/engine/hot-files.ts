@@ -10,6 +10,7 @@ import type { Resource } from "../core/types.js";
 import { inSkippedDirectory } from "../ingest/hydrate/skip-rules.js";
 import type { StatusReport } from "./engine-files.js";
 import { resolveInsideRoots } from "./safe-path.js";
+import { refuseSecretFile } from "./secret-guard.js";
 
 /** The pseudo-strategy hot files are packed under, with their own share of the budget. */
 export const HOT_FILES = "hot-files";
@@ -20,14 +21,16 @@ const NO_EXTRA_SKIPS: ReadonlySet<string> = new Set();
 /**
  * The configured hot files present at each root, whole, as hot-tier
  * fragments; under `paths`, only those inside them. A file outside its root
- * (a link out, `..`), in a folder indexing skips (`.git/`, `node_modules/`) or
- * that is not a regular file is left out.
+ * (a link out, `..`), in a folder indexing skips (`.git/`, `node_modules/`),
+ * that is not a regular file, or that holds secrets unless `includeSecrets`,
+ * is left out.
  */
 export function hotFragments(
-  resources: readonly Pick<Resource, "id" | "root">[],
+  resources: readonly Pick<Resource, "id" | "root" | "secretFiles">[],
   hot: readonly string[],
   counter: TokenCounter,
   paths?: readonly string[],
+  includeSecrets = false,
 ): ContextFragment[] {
   const found: ContextFragment[] = [];
   for (const resource of resources) {
@@ -49,6 +52,13 @@ export function hotFragments(
       const read = readRegularText(absPath, { maxBytes: MAX_HOT_BYTES, root: resource.root });
       if (!read.ok) continue;
       const content = read.text.replace(/\r\n/g, "\n").replace(/\n+$/, "");
+      try {
+        refuseSecretFile({ root: resource.root, relPath, absPath }, content, includeSecrets, [
+          resource,
+        ]);
+      } catch {
+        continue;
+      }
       if (content.trim().length === 0) continue;
       const lines = content.split("\n").length;
       found.push({
@@ -91,13 +101,14 @@ export interface HotTier {
 
 /** The hot files of a request (`[tiers]`), offered first within `hot_share` of `limit`. */
 export function hotTier(
-  resources: readonly Pick<Resource, "id" | "root">[],
+  resources: readonly Pick<Resource, "id" | "root" | "secretFiles">[],
   tiers: { readonly hot: readonly string[]; readonly hotShare: number },
   counter: TokenCounter,
   limit: number,
   paths?: readonly string[],
+  includeSecrets = false,
 ): HotTier {
-  const fragments = hotFragments(resources, tiers.hot, counter, paths);
+  const fragments = hotFragments(resources, tiers.hot, counter, paths, includeSecrets);
   const share = Math.floor(tiers.hotShare * limit);
   const wanted = fragments.reduce((sum, fragment) => sum + fragment.tokens + FRAME_TOKENS, 0);
   return {

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { checkRegularFile, FileRefusedError, readRegularText } from "../core/read-regular-file.js";
 import type { Resource } from "../core/types.js";
+import { mayServeFile } from "./secret-guard.js";
 
 /** Files agents read first: a project's README and its instructions for agents. */
 const PINNED_NAMES = [
@@ -28,14 +29,21 @@ export interface PinnedFile {
 /**
  * The pinned files present at the top of each root: regular files whose real
  * path lies inside the root's (a README linked to a file outside the project
- * is left out).
+ * is left out), holding no secret unless `includeSecrets`.
  */
-export function pinnedFiles(resources: readonly Pick<Resource, "id" | "root">[]): PinnedFile[] {
+export function pinnedFiles(
+  resources: readonly Pick<Resource, "id" | "root">[],
+  includeSecrets = false,
+): PinnedFile[] {
   const found: PinnedFile[] = [];
   for (const resource of resources) {
     for (const name of PINNED_NAMES) {
       const absPath = join(resource.root, name);
-      if (checkRegularFile(absPath, { maxBytes: MAX_PINNED_BYTES, root: resource.root }).ok) {
+      const file = { root: resource.root, relPath: name, absPath };
+      if (
+        checkRegularFile(absPath, { maxBytes: MAX_PINNED_BYTES, root: resource.root }).ok &&
+        mayServeFile(file, includeSecrets)
+      ) {
         found.push({ resourceId: resource.id, root: resource.root, path: name, absPath });
       }
     }

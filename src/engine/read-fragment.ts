@@ -7,6 +7,7 @@ import { decodeText } from "../ingest/hydrate/decode-text.js";
 import type { HydrationLimits } from "../ingest/hydrate/discover-files.js";
 import { whyNotIndexed } from "../ingest/hydrate/would-index.js";
 import { resolveInsideRoots } from "./safe-path.js";
+import { refuseSecretFile } from "./secret-guard.js";
 
 export type FragmentAddress =
   | { readonly id: string }
@@ -25,7 +26,8 @@ export interface FragmentText {
  * root) or of a line range of a file, read from disk, only
  * inside the project's roots and only of a file the index would read (not
  * ignored, not in `.git/` or another skipped folder, not binary, within the
- * size limit): what is never indexed is never served.
+ * size limit, holding no secret unless `[index] include_secrets`): what is
+ * never indexed is never served.
  */
 export async function readFragment(
   resources: readonly Resource[],
@@ -64,6 +66,8 @@ export async function readFragment(
     if (error instanceof CtxError) throw error;
     throw new PathNotFoundError(target.relPath, "file");
   }
+  // A secret file's own refusal says more than "the index does not read it".
+  refuseSecretFile(target, "", limits.includeSecrets, resources);
   const notIndexed = await whyNotIndexed(target.root, target.relPath, limits);
   if (notIndexed !== null)
     throw new FileRefusedError(target.relPath, { reason: "not-indexed", detail: notIndexed });
@@ -79,6 +83,7 @@ export async function readFragment(
       reason: "not-indexed",
       detail: "the index does not read it: it is a binary file",
     });
+  refuseSecretFile(target, decoded.text, limits.includeSecrets, resources);
   const lines = decoded.text.split(/\r?\n/);
   const first = Math.max(1, startLine ?? 1);
   const last = Math.min(lines.length, endLine ?? lines.length);

@@ -1,5 +1,11 @@
-import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { readdir, readFile, rename, rm } from "node:fs/promises";
 import { basename, dirname, extname, join } from "node:path";
+import {
+  makePrivateFolder,
+  PRIVATE_FOLDER_MODE,
+  tightenMode,
+  writePrivateFile,
+} from "../core/private-files.js";
 import type { QueryResult } from "./engine-options.js";
 import { RecentRequests } from "./recent-requests.js";
 
@@ -14,6 +20,8 @@ const REQUEST_FILE = /^[0-9A-HJKMNP-TV-Z]{26}\.json$/;
  * the index file (`.ctx/index-requests/`), so `ctx report` can show one that
  * `ctx query` or a server answered in another process. Keeps the newest
  * `capacity`; failing to write one (a read-only folder) only loses the report.
+ * Requests hold the code they answered with: the folder and its files are
+ * the user's only.
  */
 export class RequestLog {
   readonly folder: string;
@@ -49,9 +57,12 @@ export class RequestLog {
   }
 
   private async writeText(id: string, text: string): Promise<void> {
-    if (this.listed === null) await mkdir(this.folder, { recursive: true });
+    if (this.listed === null) {
+      makePrivateFolder(this.folder);
+      tightenMode(this.folder, PRIVATE_FOLDER_MODE);
+    }
     const file = join(this.folder, `${id}.json`);
-    await writeFile(`${file}.tmp`, text);
+    await writePrivateFile(`${file}.tmp`, text);
     await rename(`${file}.tmp`, file);
     if (this.listed === null || ++this.writesSinceListing >= this.relist) {
       this.listed = await this.ids();

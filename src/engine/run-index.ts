@@ -34,9 +34,10 @@ import { indexProject } from "./index-project.js";
  * method declared in its class, a TypeScript overload) is not a use, an
  * ambient TypeScript function and a Go interface's methods are definitions,
  * a call made on something is told from a bare call, and signatures leave out
- * their comment lines).
+ * their comment lines; 12: files holding secrets are kept out, so every file
+ * indexed before is checked).
  */
-export const INGEST_VERSION = "11";
+export const INGEST_VERSION = "12";
 
 export interface IndexRunOptions {
   readonly choice: GeneratorChoice;
@@ -95,6 +96,7 @@ export function ingestKey(
   counter: string,
   graph = true,
   aliases = "",
+  includeSecrets = false,
 ): string {
   const { maxTokens, minTokens, overlapLines } = limits;
   const defaults = DEFAULT_CHUNK_LIMITS;
@@ -103,9 +105,12 @@ export function ingestKey(
     maxTokens === defaults.maxTokens &&
     minTokens === defaults.minTokens &&
     overlapLines === defaults.overlapLines;
-  const key = isDefault
+  const chunking = isDefault
     ? INGEST_VERSION
     : `${INGEST_VERSION} ${counter} ${maxTokens}/${minTokens}/${overlapLines}`;
+  // Turning `include_secrets` on or off re-reads every file: unchanged files
+  // holding secrets must come in, or go out.
+  const key = includeSecrets ? `${chunking} include-secrets` : chunking;
   // Turning the graph on again must read every file for it, and so must new
   // tsconfig paths: imports are resolved to files when a file is read.
   if (!graph) return `${key} no-graph`;
@@ -165,7 +170,13 @@ async function indexUnderLock(
   options: IndexRunOptions,
 ): Promise<IndexRunReport> {
   const aliases = config.graph ? await aliasesKey(store, roots) : "";
-  const ingest = ingestKey(config.chunking, counter.name, config.graph, aliases);
+  const ingest = ingestKey(
+    config.chunking,
+    counter.name,
+    config.graph,
+    aliases,
+    config.hydration.includeSecrets,
+  );
   // An empty store holds no stale chunks: recorded first, so a run interrupted
   // before its end does not make the next one re-chunk what it already wrote.
   const empty = (await store.listResources()).length === 0;

@@ -27,11 +27,14 @@ export async function measureStaleness(
       removed += known.size;
       continue;
     }
+    // Files kept out for the secrets in them are not new each time they are seen.
+    const secret = new Set(resource.secretFiles.map((file) => file.path));
     for (const file of discovered.files) {
       const doc = known.get(file.relPath);
       known.delete(file.relPath);
-      if (!doc) added++;
-      else if (doc.size !== file.size || doc.mtimeMs !== Math.trunc(file.mtimeMs)) changed++;
+      if (!doc) {
+        if (!secret.has(file.relPath)) added++;
+      } else if (doc.size !== file.size || doc.mtimeMs !== Math.trunc(file.mtimeMs)) changed++;
     }
     removed += known.size;
   }

@@ -10,7 +10,13 @@ export async function statusOf(engine: ContextEngine): Promise<StatusReport> {
   const stats = await store.stats();
   return {
     tiers: tierCounts(
-      hotFragments(await store.listResources(), config.tiers.hot, counter),
+      hotFragments(
+        await store.listResources(),
+        config.tiers.hot,
+        counter,
+        undefined,
+        config.hydration.includeSecrets,
+      ),
       stats,
       await engine.plans.list(),
     ),

@@ -5,6 +5,7 @@ import {
   type DocumentState,
   emptySkipCounts,
   type IndexReport,
+  type SecretFile,
   SKIP_REASONS,
   type SkipCounts,
 } from "../core/types.js";
@@ -164,6 +165,7 @@ export async function indexResources(
     bytesRead: 0,
   };
   const skipped = emptySkipCounts();
+  const secretFiles: IndexReport["secretFiles"][number][] = [];
   const resources: IndexReport["resources"][number][] = [];
   const missingRoots: string[] = [];
   for (const root of roots) {
@@ -183,11 +185,25 @@ export async function indexResources(
     const resource = await options.store.ensureResource(realRoot, discovery.kind);
     resources.push({ id: resource.id, root: realRoot, kind: discovery.kind });
     const runSkipped = { ...discovery.skipped };
+    const runSecrets = [...discovery.secretFiles];
     const inScope = scope ? scopeTest(scope) : () => true;
-    await indexFiles(resource.id, realRoot, discovery.files, runSkipped, counts, options, inScope);
+    await indexFiles(
+      resource.id,
+      realRoot,
+      discovery.files,
+      { skipped: runSkipped, secretFiles: runSecrets },
+      counts,
+      options,
+      inScope,
+    );
+    // Those skipped by name, then by content: in path order, as files are listed.
+    runSecrets.sort((a, b) => (a.path < b.path ? -1 : 1));
     // A scoped run saw a few paths: the last full run's counts of skipped files stay.
-    if (!scope) await options.store.recordRun(resource.id, runSkipped, new Date().toISOString());
+    if (!scope) {
+      await options.store.recordRun(resource.id, runSkipped, new Date().toISOString(), runSecrets);
+    }
     addSkips(skipped, runSkipped);
+    if (runSecrets.length > 0) secretFiles.push({ root: realRoot, files: runSecrets });
   }
   options.onFilesWritten?.({
     added: counts.added,
@@ -199,6 +215,7 @@ export async function indexResources(
     resources,
     ...counts,
     skipped,
+    secretFiles,
     missingRoots,
     elapsedMs: Math.round(performance.now() - started),
   };
@@ -210,13 +227,14 @@ export async function indexResources(
  * is not read (`--force` reads every file); a file read again whose content
  * hash is unchanged is not chunked again (its stored size and mtime are
  * updated); the rest are prepared ahead in a window of workers and written in
- * file order; stored documents whose file is gone are removed.
+ * file order; stored documents whose file is gone (or now holds a secret, which
+ * is named in `secretFiles`) are removed.
  */
 async function indexFiles(
   resourceId: string,
   root: string,
   files: readonly FileCandidate[],
-  skipped: SkipCounts,
+  { skipped, secretFiles }: { readonly skipped: SkipCounts; readonly secretFiles: SecretFile[] },
   counts: Counts,
   options: IndexOptions,
   inScope: (relPath: string) => boolean,
@@ -263,6 +281,7 @@ async function indexFiles(
           absPath: file.absPath,
           relPath: file.relPath,
           previousHash: options.force ? null : (previous?.hash ?? null),
+          skipSecrets: !options.limits.includeSecrets,
         });
         // Awaited below in order; this only keeps a failure after an earlier one from going unhandled.
         task.catch(() => undefined);
@@ -273,6 +292,8 @@ async function indexFiles(
       const prepared = await (inFlight.shift() as Promise<PreparedDocument>);
       bytesAhead -= file.size;
       await apply(prepared, file, previous, resourceId, skipped, counts, stale, store, batch);
+      if (prepared.status === "secret")
+        secretFiles.push({ path: file.relPath, found: prepared.found });
       if (done % 64 === 0) {
         options.onProgress?.({ phase: "index", root, done, total: toRead.length });
         // Files prepared in this thread resolve as microtasks, which starve the event
@@ -314,6 +335,12 @@ async function apply(
     case "binary":
       counts.bytesRead += prepared.bytes;
       skipped.binary++;
+      if (previous) stale.push(previous.id);
+      return;
+    case "secret":
+      // Kept out, and out of the index if an earlier version of it was indexed.
+      counts.bytesRead += prepared.bytes;
+      skipped.secret++;
       if (previous) stale.push(previous.id);
       return;
     case "unchanged":

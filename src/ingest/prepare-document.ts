@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import type { FileGraph } from "../core/graph.js";
 import type { ChunkToStore } from "../core/store.js";
+import { findCertainSecret } from "../secrets/find-secrets.js";
 import type { DocumentChunker } from "./chunk/chunk-document.js";
 import { decodeText } from "./hydrate/decode-text.js";
 import { withSearchText } from "./search-text.js";
@@ -11,11 +12,15 @@ export interface PrepareTask {
   readonly relPath: string;
   /** Content hash of the stored version, if any: equal content is not re-chunked. */
   readonly previousHash: string | null;
+  /** Keep the file out when its content holds a secret (`[index] include_secrets` off). */
+  readonly skipSecrets: boolean;
 }
 
 export type PreparedDocument =
   | { readonly status: "unreadable" }
   | { readonly status: "binary"; readonly bytes: number }
+  /** `found` says what and on which line, never the secret. */
+  | { readonly status: "secret"; readonly bytes: number; readonly found: string }
   | { readonly status: "unchanged"; readonly bytes: number; readonly hash: string }
   | {
       readonly status: "chunked";
@@ -47,6 +52,13 @@ export async function prepareDocument(
   if ("binary" in decoded) return { status: "binary", bytes: bytes.length };
   const hash = createHash("sha1").update(bytes).digest("hex");
   if (hash === task.previousHash) return { status: "unchanged", bytes: bytes.length, hash };
+  if (task.skipSecrets) {
+    const secret = await findCertainSecret(decoded.text, task.relPath);
+    if (secret) {
+      const line = lineOf(decoded.text, secret.start);
+      return { status: "secret", bytes: bytes.length, found: `${secret.kind} on line ${line}` };
+    }
+  }
   const chunked = await chunker.chunk(task.relPath, decoded.text);
   return {
     status: "chunked",
@@ -59,4 +71,10 @@ export async function prepareDocument(
     ),
     graph: chunked.graph,
   };
+}
+
+function lineOf(text: string, offset: number): number {
+  let line = 1;
+  for (let at = text.indexOf("\n"); at >= 0 && at < offset; at = text.indexOf("\n", at + 1)) line++;
+  return line;
 }

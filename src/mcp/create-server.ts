@@ -9,7 +9,6 @@ import { z } from "zod";
 import { describeRun } from "../assemble/renderers.js";
 import { fileFragmentId } from "../core/fragment-id.js";
 import type { ContextEngine } from "../engine/context-engine.js";
-import { readPinnedFile } from "../engine/pinned-files.js";
 import { VERSION } from "../version.js";
 import { registerExplainTool } from "./explain-tool.js";
 import { registerGraphTools } from "./graph-tools.js";
@@ -306,7 +305,9 @@ export async function createMcpServer(engine: ContextEngine): Promise<McpServer>
         mimeType: "text/markdown",
       },
       async (uri) => ({
-        contents: [{ uri: uri.href, mimeType: "text/markdown", text: readPinnedFile(pinned) }],
+        contents: [
+          { uri: uri.href, mimeType: "text/markdown", text: engine.readPinnedFile(pinned) },
+        ],
       }),
     );
   }

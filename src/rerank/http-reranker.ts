@@ -1,7 +1,7 @@
 import { kindForStatus, LlmCallError, retryAfterMs } from "../contextualize/llm/llm-client.js";
 import { type RetryPolicy, withRetries } from "../contextualize/llm/retry.js";
-import { maskSecrets } from "../contextualize/secrets.js";
 import type { Reranker } from "../core/reranker.js";
+import { maskSecrets } from "../secrets/mask-secrets.js";
 
 export const RERANK_PROVIDERS = ["cohere", "voyage", "jina", "tei", "openai-compatible"] as const;
 export type RerankProvider = (typeof RERANK_PROVIDERS)[number];

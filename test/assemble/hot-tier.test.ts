@@ -125,7 +125,7 @@ describe("the hot tier", () => {
       "docs/ok.md",
       "linked.md",
     ];
-    const hot = hotFragments([{ id: "r", root: other }], names, o200kCounter);
+    const hot = hotFragments([{ id: "r", root: other, secretFiles: [] }], names, o200kCounter);
     expect(hot.map((f) => f.source.kind === "file" && f.source.path)).toEqual([
       "docs/ok.md",
       "linked.md",

@@ -22,6 +22,10 @@ top_n = 12
 [store]
 url = "postgres://attacker.example/db"
 path = "/var/tmp/elsewhere.db"
+
+[index]
+include_secrets = true
+graph = false
 `;
 
 describe("which settings a project file may choose", () => {
@@ -49,14 +53,17 @@ describe("which settings a project file may choose", () => {
       "rerank.provider",
       "store.url",
       "store.path",
+      "index.include_secrets",
     ]);
+    expect(config.hydration.includeSecrets).toBe(false);
+    expect(config.graph).toBe(false);
   });
 
   it("keeps a local generator or embedder and a store path inside the project", async () => {
     const root = tempDir();
     writeFiles(root, {
       "ctx.toml":
-        '[contextualize]\ngenerator = "structural"\n[embeddings]\nprovider = "use-lite"\n[store]\npath = "cache/ctx.db"\n',
+        '[contextualize]\ngenerator = "structural"\n[embeddings]\nprovider = "use-lite"\n[store]\npath = "cache/ctx.db"\n[index]\ninclude_secrets = false\n',
     });
     const config = await loadConfig(root, { XDG_CONFIG_HOME: tempDir() });
     expect(config.contextualize.generator).toBe("structural");

@@ -182,37 +182,64 @@ describe("contextualizing an index with a model", () => {
 });
 
 describe("secrets never leave the machine", () => {
+  // Put together here, so this file holds no credential-shaped text of its own.
   const PLANTED = {
-    aws: "AKIAQ3EGRTXCZ5BV7JKP",
-    github: "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",
-    anthropic:
-      "sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstu-ABCDEFAA",
-    openai: "sk-proj-Q9x8w7v6u5t4s3r2q1p0o9n8m7l6k5j4i3h2g1f0e9d8c7b6a5Z4Y3X2W1V0U9T8S7R6Q5P4",
+    aws: ["AKIA", "Q3EGRTXCZ5BV7JKP"].join(""),
+    github: ["ghp_", "wWPw5k4aXcaT4fNP0UcnZwJUVFk6LO0pINUx"].join(""),
+    anthropic: [
+      "sk-ant-api03-",
+      "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstu-ABCDEFAA",
+    ].join(""),
+    openai: [
+      "sk-proj-",
+      "Q9x8w7v6u5t4s3r2q1p0o9n8m7l6k5j4i3h2g1f0e9d8c7b6a5Z4Y3X2W1V0U9T8S7R6Q5P4",
+    ].join(""),
     dbPassword: "hunter2secretpass",
-    slack: "xoxb-1234567890-1234567890123-abcdefghijABCDEFGHIJklmn",
+    slack: ["xoxb-", "1234567890-1234567890123-abcdefghijABCDEFGHIJklmn"].join(""),
     envOnly: "ENV-FILE-ONLY-VALUE-7731",
     keyFile: "PRIVATE-KEY-FILE-CONTENT-9921",
   };
+  const FILES = {
+    "settings.py": [
+      '"""Service settings."""',
+      `AWS_ACCESS_KEY_ID = "${PLANTED.aws}"`,
+      `GITHUB_TOKEN = "${PLANTED.github}"`,
+      `ANTHROPIC_KEY = "${PLANTED.anthropic}"`,
+      `OPENAI_KEY = "${PLANTED.openai}"`,
+      `DATABASE_URL = "postgres://admin:${PLANTED.dbPassword}@db.example.com:5432/app"`,
+      `SLACK = "${PLANTED.slack}"`,
+      "",
+      "def connect():",
+      "    return DATABASE_URL",
+    ].join("\n"),
+    ".env": `SECRET_VALUE=${PLANTED.envOnly}\n`,
+    "deploy.pem": `${PLANTED.keyFile}\n`,
+  };
 
-  it("masks secrets in chunks and documents, and never sends .env or key files", async () => {
-    const { root, engine } = await project({
-      "settings.py": [
-        '"""Service settings."""',
-        `AWS_ACCESS_KEY_ID = "${PLANTED.aws}"`,
-        `GITHUB_TOKEN = "${PLANTED.github}"`,
-        `ANTHROPIC_KEY = "${PLANTED.anthropic}"`,
-        `OPENAI_KEY = "${PLANTED.openai}"`,
-        `DATABASE_URL = "postgres://admin:${PLANTED.dbPassword}@db.example.com:5432/app"`,
-        `SLACK = "${PLANTED.slack}"`,
-        "",
-        "def connect():",
-        "    return DATABASE_URL",
-      ].join("\n"),
-      ".env": `SECRET_VALUE=${PLANTED.envOnly}\n`,
-      "deploy.pem": `${PLANTED.keyFile}\n`,
-    });
+  it("keeps files that hold secrets out of the index, so nothing of them is sent", async () => {
+    const { root, engine } = await project(FILES);
     try {
       const report = await engine.index([root]);
+      expect(report.secretFiles[0]?.files.map((file) => file.path)).toEqual([
+        ".env",
+        "deploy.pem",
+        "settings.py",
+      ]);
+      const sent = server.everythingSent();
+      expect(sent).not.toContain("def connect()");
+      for (const [name, secret] of Object.entries(PLANTED)) {
+        expect(sent.includes(secret), `${name} reached the server`).toBe(false);
+      }
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it("with include_secrets, masks secrets in chunks and documents, and never sends .env or key files", async () => {
+    const { root, engine } = await project(FILES, `${FAST}[index]\ninclude_secrets = true\n`);
+    try {
+      const report = await engine.index([root]);
+      expect(report.secretFiles).toEqual([]);
       expect(report.contexts.report?.secret).toBeGreaterThan(0);
       const sent = server.everythingSent();
       expect(sent).toContain("def connect()");

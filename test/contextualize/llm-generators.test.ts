@@ -5,6 +5,7 @@ import { resolveGenerator } from "../../src/contextualize/resolve-generator.js";
 import { UsageMeter } from "../../src/contextualize/usage-meter.js";
 import { type ChunkForContext, ContextBatchError } from "../../src/core/context-generator.js";
 import { o200kCounter } from "../../src/tokens/o200k-counter.js";
+import { FakeSecrets, leakedSlices } from "../helpers/fake-secrets.js";
 import { LlmServer } from "../helpers/llm-server.js";
 
 const SETTINGS: ContextualizeSettings = {
@@ -85,6 +86,28 @@ describe.each<Provider>(["anthropic", "openai-compatible"])(
       const body = server.modelRequests[0]?.json as Record<string, unknown>;
       expect(JSON.stringify(body)).toContain("<document>");
       expect(JSON.stringify(body)).toContain('<chunk index=\\"3\\">');
+    });
+
+    it("masks a private key split across chunks in each of them, and in the document", async () => {
+      const { generator } = await generatorFor(provider, { batchSize: 1 });
+      const key = new FakeSecrets(3).privateKey("PRIVATE KEY", 12);
+      const lines = ["export const TLS_KEY = `", ...key.split("\n"), "`;"];
+      // BEGIN and a few lines; lines of base64 alone, which look like no key; the rest and END.
+      const cuts = [0, 5, 10, lines.length];
+      const parts = cuts.slice(0, -1).map((start, index) => ({
+        ...chunk(`part${index}`),
+        content: lines.slice(start, cuts[index + 1]).join("\n"),
+        startLine: start + 1,
+        endLine: cuts[index + 1] as number,
+      }));
+      await generator.contextualizeBatch(parts, lines.join("\n"));
+      expect(server.modelRequests).toHaveLength(3);
+      for (const request of server.modelRequests) {
+        const prompt = JSON.stringify(request.json).replace(/\\n/g, "\n");
+        expect(leakedSlices(key, prompt, 8)).toEqual([]);
+        expect(prompt).toContain("export const TLS_KEY");
+        expect(prompt).toContain("[REDACTED]");
+      }
     });
 
     it("accepts fenced JSON, and falls back to one call per chunk on a wrong count, prose or broken JSON", async () => {

@@ -27,6 +27,30 @@ describe("discoverFiles in a git checkout", () => {
     expect(discovery.skipped.ignored).toBe(2); // secret.log (git) + node_modules/dep/index.js (skipped folder)
   });
 
+  it("skips files named for secrets as 'secret', naming them, unless secrets are included", async () => {
+    const root = gitRepo({
+      "src/app.ts": "export const app = 1;\n",
+      ".env.production": "API=1\n",
+      "deploy/id_ed25519": "key\n",
+      "certs/server.pem": "cert\n",
+      ".npmrc": "registry=https://registry.npmjs.org/\n",
+    });
+
+    const discovery = await discoverFiles(root, DEFAULT_LIMITS);
+    expect(paths(discovery)).toEqual(["src/app.ts"]);
+    expect(discovery.skipped.secret).toBe(4);
+    expect(discovery.secretFiles).toEqual([
+      { path: ".env.production", found: "file name" },
+      { path: ".npmrc", found: "file name" },
+      { path: "certs/server.pem", found: "file name" },
+      { path: "deploy/id_ed25519", found: "file name" },
+    ]);
+
+    const including = await discoverFiles(root, { ...DEFAULT_LIMITS, includeSecrets: true });
+    expect(paths(including)).toHaveLength(5);
+    expect(including.skipped.secret).toBe(0);
+  });
+
   it("lists the files of checked-out submodules, and neither counts nor lists what is gone", async () => {
     const library = gitRepo({ "lib/parse.py": "def parse(text):\n    return text\n" });
     const root = gitRepo({

@@ -56,8 +56,15 @@ describe.each(["git", "folder"] as const)("read_fragment in %s mode", (mode) => 
     expect(read.text).toBe("export function servedSource(): number {");
   });
 
+  it("refuses .env as a secret file, in one line, with none of its content", async () => {
+    const read = engine.readFragment({ path: ".env" });
+    await expect(read).rejects.toThrow(
+      /^\.env is not served: it holds secrets \(file name\);[^\n]*$/,
+    );
+    await expect(read).rejects.not.toThrow(TOKEN);
+  });
+
   it.each([
-    [".env", /git ignores it|a \.gitignore ignores it/],
     ["secrets/key.txt", /git ignores it|a \.gitignore ignores it/],
     [".git/config", /inside \.git\/, a folder the index skips/],
     ["node_modules/dep/index.js", /inside node_modules\/, a folder the index skips/],

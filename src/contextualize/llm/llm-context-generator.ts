@@ -5,8 +5,8 @@ import {
   type ContextOptions,
 } from "../../core/context-generator.js";
 import type { TokenCounter } from "../../core/token-counter.js";
+import { maskDocumentAndChunks } from "../../secrets/mask-secrets.js";
 import { Semaphore } from "../../strategies/semaphore.js";
-import { maskSecrets } from "../secrets.js";
 import { capContext, truncateDocument } from "../truncate-document.js";
 import type { UsageMeter } from "../usage-meter.js";
 import { AdaptiveLimiter } from "./adaptive-limiter.js";
@@ -58,14 +58,15 @@ export class LlmContextGenerator implements ContextGenerator {
     documentText: string,
     options: ContextOptions = {},
   ): Promise<string[]> {
+    // Secrets are found in the whole document: a key split across two chunks
+    // is masked in both, though neither half alone looks like a key.
+    const masked = await maskDocumentAndChunks(documentText, chunks, chunks[0]?.path || undefined);
     const document = truncateDocument(
-      (await maskSecrets(documentText)).text,
+      masked.document.text,
       this.settings.maxDocumentTokens,
       this.counter,
     );
-    const texts = await Promise.all(
-      chunks.map(async (chunk) => (await maskSecrets(chunk.content, chunk.path || undefined)).text),
-    );
+    const texts = masked.chunks.map((chunk) => chunk.text);
     const local = new Semaphore(options.concurrency ?? this.settings.concurrency);
     const contexts: (string | null)[] = chunks.map(() => null);
     const reasons: (string | null)[] = chunks.map(() => null);

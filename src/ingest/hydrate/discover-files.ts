@@ -6,7 +6,13 @@ import {
   readRegularText,
   warnSkippedFile,
 } from "../../core/read-regular-file.js";
-import { emptySkipCounts, type ResourceKind, type SkipCounts } from "../../core/types.js";
+import {
+  emptySkipCounts,
+  type ResourceKind,
+  type SecretFile,
+  type SkipCounts,
+} from "../../core/types.js";
+import { isSecretFile } from "../../secrets/secret-files.js";
 import { listGitFiles } from "./list-git.js";
 import { walkFiles } from "./list-walk.js";
 import { hasBinaryExtension, inSkippedDirectory, SKIPPED_DIRECTORIES } from "./skip-rules.js";
@@ -18,12 +24,18 @@ export interface HydrationLimits {
   readonly maxTotalBytes: number;
   /** Folder names skipped in addition to the built-in list. */
   readonly skipDirectories: readonly string[];
+  /**
+   * Index files that hold secrets (by name or content) like any other
+   * (`[index] include_secrets`); by default they are skipped as "secret".
+   */
+  readonly includeSecrets: boolean;
 }
 
 export const DEFAULT_LIMITS: HydrationLimits = {
   maxFileBytes: 256 * 1024,
   maxTotalBytes: 1024 * 1024 * 1024,
   skipDirectories: [],
+  includeSecrets: false,
 };
 
 /** A file worth reading, with what incremental indexing compares. */
@@ -38,13 +50,16 @@ export interface Discovery {
   readonly kind: ResourceKind;
   readonly files: FileCandidate[];
   readonly skipped: SkipCounts;
+  /** Files skipped for their secret-file name (the content check comes when files are read). */
+  readonly secretFiles: SecretFile[];
 }
 
 /**
  * Lists the files of a resource root that are worth indexing: git's view for a
  * checkout, a .gitignore-honouring walk otherwise; then drops skipped folders,
- * `.ctxignore` matches, binary extensions, links out of the root, non-files and
- * files over the limits, counting each under its reason. Binary content is
+ * `.ctxignore` matches, binary extensions, secret-file names (unless secrets
+ * are included), links out of the root, non-files and files over the limits,
+ * counting each under its reason. Binary content and secrets in content are
  * detected later, when a file is read. With a `scope` (paths relative to the
  * root, files or folders), only what lies there is listed: a watcher's changes.
  */
@@ -77,6 +92,7 @@ export async function discoverFiles(
   const ctxIgnore = readCtxIgnore(root);
   const realRoot = realpathSync(root);
   const files: FileCandidate[] = [];
+  const secretFiles: SecretFile[] = [];
   let totalBytes = 0;
   for (const relPath of listed.sort()) {
     if (inSkippedDirectory(relPath, extraSkips) || ctxIgnore?.ignores(relPath)) {
@@ -94,6 +110,11 @@ export async function discoverFiles(
       skipped[stats]++;
       continue;
     }
+    if (!limits.includeSecrets && isSecretFile(relPath)) {
+      skipped.secret++;
+      secretFiles.push({ path: relPath, found: "file name" });
+      continue;
+    }
     if (stats.size > limits.maxFileBytes) {
       skipped["too-large"]++;
       continue;
@@ -105,7 +126,7 @@ export async function discoverFiles(
     totalBytes += stats.size;
     files.push({ relPath, absPath, size: stats.size, mtimeMs: stats.mtimeMs });
   }
-  return { kind, files, skipped };
+  return { kind, files, skipped, secretFiles };
 }
 
 /**

@@ -29,10 +29,12 @@ import type {
   DocumentState,
   Resource,
   ResourceKind,
+  SecretFile,
   SkipCounts,
   StoredChunk,
 } from "../../core/types.js";
 import { CHUNK_COLUMNS, type ChunkRow, toStoredChunk } from "../chunk-rows.js";
+import { skippedColumn } from "../resource-rows.js";
 import { explainPgError, maskUrl } from "./connection-errors.js";
 import { bumpGeneration, deleteDocuments, writeDocuments } from "./document-writes.js";
 import * as graph from "./graph-queries.js";
@@ -156,7 +158,7 @@ export class PostgresStore extends PostgresHistoryAndPlans implements Store {
         resource.kind,
         resource.addedAt,
         resource.lastIndexedAt,
-        JSON.stringify(resource.skipped),
+        skippedColumn(resource.skipped, resource.secretFiles),
       ],
     );
   }
@@ -187,8 +189,13 @@ export class PostgresStore extends PostgresHistoryAndPlans implements Store {
     });
   }
 
-  recordRun(resourceId: string, skipped: SkipCounts, finishedAt: string): Promise<void> {
-    return records.recordRun(this.session, resourceId, skipped, finishedAt);
+  recordRun(
+    resourceId: string,
+    skipped: SkipCounts,
+    finishedAt: string,
+    secretFiles: readonly SecretFile[] = [],
+  ): Promise<void> {
+    return records.recordRun(this.session, resourceId, skipped, finishedAt, secretFiles);
   }
 
   listDocuments(resourceId: string): Promise<DocumentState[]> {

@@ -10,9 +10,10 @@ import {
   emptySkipCounts,
   type Resource,
   type ResourceKind,
+  type SecretFile,
   type SkipCounts,
 } from "../../core/types.js";
-import { type ResourceRow, toResource } from "../resource-rows.js";
+import { type ResourceRow, skippedColumn, toResource } from "../resource-rows.js";
 import type { PgSession } from "./pg-session.js";
 import { rowsOf } from "./pg-session.js";
 
@@ -84,10 +85,11 @@ export async function recordRun(
   resourceId: string,
   skipped: SkipCounts,
   finishedAt: string,
+  secretFiles: readonly SecretFile[],
 ): Promise<void> {
   await session.rows(
     "UPDATE resources SET last_indexed_at = $1, skipped = $2 WHERE project_id = $3 AND id = $4",
-    [finishedAt, JSON.stringify(skipped), session.projectId, resourceId],
+    [finishedAt, skippedColumn(skipped, secretFiles), session.projectId, resourceId],
   );
 }
 

@@ -1,8 +1,9 @@
-import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import type Database from "better-sqlite3";
 import type { Index } from "usearch";
+import { PRIVATE_FILE_MODE } from "../../core/private-files.js";
 import { installCommand, isPackageInstalled } from "../../optional-packages.js";
 
 const require = createRequire(import.meta.url);
@@ -182,10 +183,19 @@ export class AnnIndexes {
   private write(table: string, entry: Loaded): void {
     if (!this.folder) return;
     const file = join(this.folder, `${table}.usearch`);
-    // Written aside and renamed, so a reader never sees half a file.
+    // Written aside and renamed, so a reader never sees half a file; the user's
+    // only, like the index whose chunks the vectors stand for.
     entry.index.save(`${file}.tmp`);
+    chmodSync(`${file}.tmp`, PRIVATE_FILE_MODE);
     renameSync(`${file}.tmp`, file);
-    writeFileSync(`${file}.json`, JSON.stringify({ count: entry.count, maxRowid: entry.maxRowid }));
+    writeFileSync(
+      `${file}.json`,
+      JSON.stringify({ count: entry.count, maxRowid: entry.maxRowid }),
+      {
+        mode: PRIVATE_FILE_MODE,
+      },
+    );
+    chmodSync(`${file}.json`, PRIVATE_FILE_MODE);
     entry.dirty = false;
   }
 }

@@ -13,8 +13,8 @@ import type {
   SearchText,
 } from "../../core/store.js";
 import type { ChunkKind, Resource, StoredChunk } from "../../core/types.js";
-import { emptySkipCounts, type SkipCounts } from "../../core/types.js";
 import { namesOf, SWEEP } from "../commit-identifier-rows.js";
+import { parseSkipped } from "../resource-rows.js";
 import { SCHEMA_VERSION } from "./migrations.js";
 import { unpackReferences } from "./reference-lists.js";
 import { loadVectorExtension } from "./vector-extension.js";
@@ -91,7 +91,7 @@ export class SqliteIndexReader {
       kind: row.kind,
       addedAt: row.added_at,
       lastIndexedAt: row.last_indexed_at,
-      skipped: { ...emptySkipCounts(), ...(JSON.parse(row.skipped) as Partial<SkipCounts>) },
+      ...parseSkipped(row.skipped),
     }));
   }
 

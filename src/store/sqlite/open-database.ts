@@ -1,15 +1,14 @@
-import {
-  closeSync,
-  constants,
-  existsSync,
-  fstatSync,
-  mkdirSync,
-  openSync,
-  readSync,
-} from "node:fs";
-import { dirname } from "node:path";
+import { closeSync, constants, existsSync, fstatSync, openSync, readSync } from "node:fs";
+import { basename, dirname } from "node:path";
 import Database from "better-sqlite3";
 import { IndexMissingError, SchemaTooNewError, StoreError } from "../../core/errors.js";
+import {
+  createPrivateFile,
+  makePrivateFolder,
+  PRIVATE_FILE_MODE,
+  PRIVATE_FOLDER_MODE,
+  tightenMode,
+} from "../../core/private-files.js";
 import { MIGRATIONS, SCHEMA_VERSION } from "./migrations.js";
 import { registerNameTerm } from "./reference-lists.js";
 import { asIndexError, BUSY_TIMEOUT_MS, inWriteTransaction } from "./write-transaction.js";
@@ -30,7 +29,9 @@ export function openDatabase(file: string, options: OpenOptions): Database.Datab
   const inMemory = file === ":memory:";
   if (!inMemory && !existsSync(file)) {
     if (!options.create) throw new IndexMissingError(file);
-    mkdirSync(dirname(file), { recursive: true });
+    makePrivateFolder(dirname(file));
+    // Created empty (an index to be) with its mode, before SQLite creates it by the umask.
+    createPrivateFile(file);
   } else if (!inMemory) {
     assertSqliteFile(file);
   }
@@ -50,6 +51,7 @@ export function openDatabase(file: string, options: OpenOptions): Database.Datab
     db.pragma("foreign_keys = ON");
     registerNameTerm(db);
     migrate(db, file);
+    if (!inMemory) tightenIndexFiles(file);
     return db;
   } catch (caught) {
     db.close();
@@ -61,6 +63,17 @@ export function openDatabase(file: string, options: OpenOptions): Database.Datab
       { cause: error },
     );
   }
+}
+
+/**
+ * The index, its write-ahead log and shared memory (SQLite gives them the
+ * index's mode), and a `.ctx` folder, as an earlier version may have left
+ * them readable by others.
+ */
+function tightenIndexFiles(file: string): void {
+  for (const path of [file, `${file}-wal`, `${file}-shm`]) tightenMode(path, PRIVATE_FILE_MODE);
+  const folder = dirname(file);
+  if (basename(folder) === ".ctx") tightenMode(folder, PRIVATE_FOLDER_MODE);
 }
 
 function assertSqliteFile(file: string): void {

@@ -1,8 +1,8 @@
 import type Database from "better-sqlite3";
 import { ulid } from "ulid";
-import type { Resource, ResourceKind, SkipCounts } from "../../core/types.js";
+import type { Resource, ResourceKind, SecretFile, SkipCounts } from "../../core/types.js";
 import { emptySkipCounts } from "../../core/types.js";
-import { type ResourceRow, toResource } from "../resource-rows.js";
+import { type ResourceRow, skippedColumn, toResource } from "../resource-rows.js";
 import { cachedStatement } from "./statement-cache.js";
 import { inWriteTransaction } from "./write-transaction.js";
 
@@ -63,10 +63,11 @@ export function recordRun(
   resourceId: string,
   skipped: SkipCounts,
   finishedAt: string,
+  secretFiles: readonly SecretFile[],
 ): void {
   inWriteTransaction(db, () =>
     db
       .prepare("UPDATE resources SET last_indexed_at = ?, skipped = ? WHERE id = ?")
-      .run(finishedAt, JSON.stringify(skipped), resourceId),
+      .run(finishedAt, skippedColumn(skipped, secretFiles), resourceId),
   );
 }

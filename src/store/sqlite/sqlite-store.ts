@@ -34,6 +34,7 @@ import type {
   DocumentState,
   Resource,
   ResourceKind,
+  SecretFile,
   SkipCounts,
   StoredChunk,
 } from "../../core/types.js";
@@ -202,8 +203,13 @@ export class SqliteStore extends SqliteHistoryAndPlans implements Store {
     return this.documents.removeResource(resourceId);
   }
 
-  async recordRun(resourceId: string, skipped: SkipCounts, finishedAt: string): Promise<void> {
-    resources.recordRun(this.db, resourceId, skipped, finishedAt);
+  async recordRun(
+    resourceId: string,
+    skipped: SkipCounts,
+    finishedAt: string,
+    secretFiles: readonly SecretFile[] = [],
+  ): Promise<void> {
+    resources.recordRun(this.db, resourceId, skipped, finishedAt, secretFiles);
     this.graphIndexes.restore();
   }
 

@@ -10,6 +10,7 @@ import type {
 import { DEFAULT_CAPABILITIES } from "../../core/strategy.js";
 import type { TextBackend, TextHit } from "../../core/text-backend.js";
 import type { TokenCounter } from "../../core/token-counter.js";
+import { maskSecrets } from "../../secrets/mask-secrets.js";
 import { queryTerms } from "../../text/code-tokenizer.js";
 import { chunkFragment, fitFragment } from "./chunk-fragments.js";
 
@@ -164,9 +165,12 @@ export class TemporalArchaeologyStrategy implements ContextStrategy {
           PATCH_LINES,
         );
         const body = summary.body.split("\n").slice(0, BODY_LINES).join("\n").trim();
-        const content = [body, `${commit.pathNow}:`, patch]
-          .filter((part) => part.length > 0)
-          .join("\n\n");
+        // An old version of an indexed file may have held a secret its commit removed.
+        const content = (
+          await maskSecrets(
+            [body, `${commit.pathNow}:`, patch].filter((part) => part.length > 0).join("\n\n"),
+          )
+        ).text;
         const fragment: ContextFragment = {
           id: `commit:${summary.sha}:${commit.pathNow}`,
           source: {
