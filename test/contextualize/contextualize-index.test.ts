@@ -19,13 +19,14 @@ afterEach(async () => {
 const FAST =
   "[contextualize]\nretry_base_seconds = 0.01\nretry_max_seconds = 0.05\nrequest_timeout_seconds = 2\nmax_retries = 1\n";
 
-async function project(files: Record<string, string> = {}, toml = FAST) {
+/** A project, its config file, and (optionally) the user's own config: where include_secrets may be set. */
+async function project(files: Record<string, string> = {}, toml = FAST, userToml?: string) {
   const root = tempDir("ctx-contexts-");
   cpSync(join(FIXTURES, "sample.py"), join(root, "retry.py"));
   cpSync(join(FIXTURES, "sample.go"), join(root, "retry.go"));
   writeFiles(root, { "ctx.toml": toml, ...files });
   const env = {
-    XDG_CONFIG_HOME: root,
+    XDG_CONFIG_HOME: userToml === undefined ? root : userConfigHome(userToml),
     ANTHROPIC_API_KEY: "test-key",
     ANTHROPIC_BASE_URL: server.url,
   };
@@ -236,7 +237,7 @@ describe("secrets never leave the machine", () => {
   });
 
   it("with include_secrets, masks secrets in chunks and documents, and never sends .env or key files", async () => {
-    const { root, engine } = await project(FILES, `${FAST}[index]\ninclude_secrets = true\n`);
+    const { root, engine } = await project(FILES, FAST, "[index]\ninclude_secrets = true\n");
     try {
       const report = await engine.index([root]);
       expect(report.secretFiles).toEqual([]);
