@@ -9,6 +9,7 @@ import { z } from "zod";
 import { describeRun } from "../assemble/renderers.js";
 import { fileFragmentId } from "../core/fragment-id.js";
 import type { ContextEngine } from "../engine/context-engine.js";
+import { visibleLine, visibleText } from "../text/visible-text.js";
 import { VERSION } from "../version.js";
 import { registerExplainTool } from "./explain-tool.js";
 import { registerGraphTools } from "./graph-tools.js";
@@ -200,7 +201,10 @@ export async function createMcpServer(engine: ContextEngine): Promise<McpServer>
               ...(args.end_line ? { endLine: args.end_line } : {}),
             };
         const fragment = await engine.readFragment(address);
-        return text(`${fragment.path}:${fragment.startLine}-${fragment.endLine}\n${fragment.text}`);
+        // As in get_context's answers: a name stays one line, and control characters show as escapes.
+        return text(
+          `${visibleLine(fragment.path)}:${fragment.startLine}-${fragment.endLine}\n${visibleText(fragment.text)}`,
+        );
       }),
   );
 
