@@ -49,7 +49,6 @@ import { type FragmentAddress, type FragmentText, readFragment } from "./read-fr
 import { KeptRequests, type RequestRecord } from "./request-log.js";
 import { RunGraphBuild } from "./run-graph-build.js";
 import { type IndexRunReport, runIndex } from "./run-index.js";
-import { refuseSecretFile } from "./secret-guard.js";
 import { warnSecretsServed } from "./secrets-warning.js";
 import { measureStaleness, type Staleness } from "./staleness.js";
 import { statusOf } from "./status-of.js";
@@ -255,14 +254,9 @@ export class ContextEngine {
     // Naming a plan asks for its decisions, whatever the project's list.
     else if (plan && !enabled.includes(PLAN_STRATEGY)) enabled = [...enabled, PLAN_STRATEGY];
     const resources = await this.store.listResources();
-    const hot = hotTier(
-      resources,
-      this.config.tiers,
-      this.queryCounter,
-      limit,
-      options.paths,
-      this.config.hydration.includeSecrets,
-    );
+    const { tiers, hydration } = this.config;
+    const { includeSecrets } = hydration;
+    const hot = hotTier(resources, tiers, this.queryCounter, limit, options.paths, includeSecrets);
     const pipelineOutput = await this.pipeline.run(
       {
         task: options.task,
@@ -335,10 +329,7 @@ export class ContextEngine {
 
   /** A pinned file's text as it is now; refused if it has come to hold secrets since it was listed. */
   readPinnedFile(pinned: PinnedFile): string {
-    const text = readPinnedFile(pinned);
-    const file = { root: pinned.root, relPath: pinned.path, absPath: pinned.absPath };
-    refuseSecretFile(file, text, this.config.hydration.includeSecrets);
-    return text;
+    return readPinnedFile(pinned, this.config.hydration.includeSecrets);
   }
 
   /** Definitions by name (`ctx symbols`, MCP `find_symbol`). */

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { checkRegularFile, FileRefusedError, readRegularText } from "../core/read-regular-file.js";
 import type { Resource } from "../core/types.js";
-import { mayServeFile } from "./secret-guard.js";
+import { mayServeFile, refuseSecretFile } from "./secret-guard.js";
 
 /** Files agents read first: a project's README and its instructions for agents. */
 const PINNED_NAMES = [
@@ -53,10 +53,13 @@ export function pinnedFiles(
 
 /**
  * A pinned file's text, checked again as it is read: it may have been swapped
- * for a link out of the project, or a pipe, since it was listed.
+ * for a link out of the project, or a pipe, or come to hold secrets, since it
+ * was listed.
  */
-export function readPinnedFile(pinned: PinnedFile): string {
+export function readPinnedFile(pinned: PinnedFile, includeSecrets = false): string {
   const read = readRegularText(pinned.absPath, { maxBytes: MAX_PINNED_BYTES, root: pinned.root });
   if (!read.ok) throw new FileRefusedError(pinned.path, read);
+  const file = { root: pinned.root, relPath: pinned.path, absPath: pinned.absPath };
+  refuseSecretFile(file, read.text, includeSecrets);
   return read.text;
 }
