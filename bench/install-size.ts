@@ -3,7 +3,7 @@
  * checkout, installs the tarball into an empty project offline (from the npm
  * cache that `npm ci` filled; the registry is asked only for package metadata
  * the cache lacks, which `npm ci` does not store), and prints the size of its node_modules, the
- * install time, and the time of a first `npx ctx query` on a copy of three.js's
+ * install time, and the time of a first `npx --no-install context-engine query` on a copy of three.js's
  * `src/` (1,000 files).
  */
 import { execFileSync } from "node:child_process";
@@ -99,11 +99,11 @@ try {
     return { seconds: seconds(started), output };
   };
   const task = "how does the renderer decide which objects are visible";
-  const first = run("npx", ["--offline", "ctx", "query", task]);
+  const first = run("npx", ["--no-install", "context-engine", "query", task]);
   console.log(
-    `first npx ctx query on three.js src/ (${treeBytes(sample).files} files; the index is built first): ${first.seconds.toFixed(2)} s, ${first.output.length} characters of context`,
+    `first npx --no-install context-engine query on three.js src/ (${treeBytes(sample).files} files; the index is built first): ${first.seconds.toFixed(2)} s, ${first.output.length} characters of context`,
   );
-  const again = run("npx", ["--offline", "ctx", "query", "parse a GLTF file"]);
+  const again = run("npx", ["--no-install", "context-engine", "query", "parse a GLTF file"]);
   const direct = run(join(modules, ".bin", "ctx"), ["query", "parse a GLTF file"]);
   console.log(
     `next query, index fresh: ${again.seconds.toFixed(2)} s through npx, ${direct.seconds.toFixed(2)} s running node_modules/.bin/ctx`,

@@ -8,7 +8,10 @@ import { CONFIG_FILE_MAX_BYTES, readRegularText } from "../core/read-regular-fil
 export const AGENTS = ["claude-code", "cursor", "codex"] as const;
 export type AgentName = (typeof AGENTS)[number];
 
-/** How the agent starts ctx: `npx ctx` where the project has it installed, else this very CLI. */
+/**
+ * How the agent starts ctx: through the project's own install (`npx --no-install
+ * context-engine`, which never downloads a package of that name), else this very CLI.
+ */
 export interface CtxInvocation {
   readonly command: string;
   readonly args: readonly string[];
@@ -55,7 +58,11 @@ export function planSetup(
   const server = { command: ctx.command, args: [...ctx.args, "serve"] };
   switch (agent) {
     case "claude-code":
-      return [mergeMcpJson(root, ".mcp.json", server), mergeClaudeSettings(root, ctx, options)];
+      return [
+        mergeMcpJson(root, ".mcp.json", server),
+        mergeClaudeSettings(root, ctx, options),
+        ...sharedClaudeSettingsWithoutOurHook(root),
+      ];
     case "cursor":
       return [mergeMcpJson(root, ".cursor/mcp.json", server)];
     case "codex":
@@ -126,12 +133,15 @@ function mergeMcpJson(
 }
 
 /**
- * Claude Code's project settings: the `.mcp.json` server approved
- * (`enabledMcpjsonServers`), and with `hook` a UserPromptSubmit hook that runs
- * `ctx hook claude-code`; an earlier ctx hook is replaced, others are kept.
+ * Claude Code's local settings, the user's own part of the project
+ * (`.claude/settings.local.json`, not committed): the `.mcp.json` server
+ * approved (`enabledMcpjsonServers`: each teammate decides that), and with
+ * `hook` a UserPromptSubmit hook that runs `ctx hook claude-code`, whose
+ * command may name this machine's paths; an earlier ctx hook is replaced,
+ * others are kept.
  */
 function mergeClaudeSettings(root: string, ctx: CtxInvocation, options: SetupOptions): PlannedFile {
-  const path = join(root, ".claude", "settings.json");
+  const path = join(root, ".claude", "settings.local.json");
   const before = readExisting(path, root);
   const read = before === null ? {} : parseJsonObject(path, before);
   const approved = Array.isArray(read.enabledMcpjsonServers) ? read.enabledMcpjsonServers : [];
@@ -170,6 +180,27 @@ function mergeClaudeSettings(root: string, ctx: CtxInvocation, options: SetupOpt
     hooks: { ...hooks, UserPromptSubmit: [...others, ours] },
   };
   return { path, before, after: `${JSON.stringify(after, null, 2)}\n` };
+}
+
+/**
+ * Earlier versions put the hook in the shared `.claude/settings.json`, where it
+ * carried one machine's paths to every teammate: taken out of there (the rest
+ * of the file stays as it is) now that the local file holds it.
+ */
+function sharedClaudeSettingsWithoutOurHook(root: string): PlannedFile[] {
+  const path = join(root, ".claude", "settings.json");
+  const before = readExisting(path, root);
+  if (before === null) return [];
+  const settings = parseJsonObject(path, before);
+  const hooks = settings.hooks;
+  if (!isObject(hooks) || !Array.isArray(hooks.UserPromptSubmit)) return [];
+  const others = hooks.UserPromptSubmit.filter((group) => !isCtxHookGroup(group));
+  if (others.length === hooks.UserPromptSubmit.length) return [];
+  const { UserPromptSubmit: _ours, ...otherHooks } = hooks;
+  const keptHooks = others.length > 0 ? { ...otherHooks, UserPromptSubmit: others } : otherHooks;
+  const { hooks: _hooks, ...rest } = settings;
+  const after = Object.keys(keptHooks).length > 0 ? { ...rest, hooks: keptHooks } : rest;
+  return [{ path, before, after: `${JSON.stringify(after, null, 2)}\n` }];
 }
 
 function isCtxHookGroup(group: unknown): boolean {

@@ -149,8 +149,8 @@ describe.skipIf(!haveClaude)("ctx init claude-code --hook, then the real Claude 
       encoding: "utf8",
     });
     expect(init).toContain("created .mcp.json");
-    expect(init).toContain(join(".claude", "settings.json"));
-    const settings = JSON.parse(readFileSync(join(project, ".claude/settings.json"), "utf8"));
+    expect(init).toContain(join(".claude", "settings.local.json"));
+    const settings = JSON.parse(readFileSync(join(project, ".claude/settings.local.json"), "utf8"));
     expect(settings.hooks.UserPromptSubmit[0].hooks[0].command).toContain("hook claude-code");
     execFileSync(process.execPath, [CLI, "index"], { cwd: project, env, stdio: "ignore" });
 

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "smol-toml";
 import { describe, expect, it } from "vitest";
@@ -9,7 +9,7 @@ const read = (root: string, path: string) => readFileSync(join(root, path), "utf
 const readJson = (root: string, path: string) => JSON.parse(read(root, path));
 
 describe("ctx init", () => {
-  it("claude-code merges into an existing .mcp.json and settings, keeping what is there", () => {
+  it("claude-code merges into .mcp.json and the user's local settings, keeping what is there", () => {
     const root = gitRepo({ "README.md": "# P\n" });
     writeFiles(root, {
       ".mcp.json": JSON.stringify({
@@ -19,7 +19,7 @@ describe("ctx init", () => {
         },
         note: "kept",
       }),
-      ".claude/settings.json": JSON.stringify({
+      ".claude/settings.local.json": JSON.stringify({
         permissions: { allow: ["Bash(ls)"] },
         hooks: {
           UserPromptSubmit: [{ hooks: [{ type: "command", command: "echo mine" }] }],
@@ -35,7 +35,7 @@ describe("ctx init", () => {
     expect(mcp.mcpServers.other).toEqual({ command: "other-server" });
     expect(mcp.mcpServers.ctx.args.at(-1)).toBe("serve");
     expect(mcp.mcpServers.ctx.env).toEqual({ A: "1" });
-    const settings = readJson(root, ".claude/settings.json");
+    const settings = readJson(root, ".claude/settings.local.json");
     expect(settings.permissions).toEqual({ allow: ["Bash(ls)"] });
     expect(settings.enabledMcpjsonServers).toEqual(["ctx"]);
     expect(settings.hooks.Stop).toHaveLength(1);
@@ -44,12 +44,62 @@ describe("ctx init", () => {
     );
     expect(prompts[0]).toBe("echo mine");
     expect(prompts[1]).toMatch(/ hook claude-code --budget 900$/);
+    // No shared settings file is made for what is the user's own.
+    expect(existsSync(join(root, ".claude", "settings.json"))).toBe(false);
 
     // A second run changes nothing and adds no second hook.
     const again = runCli(["init", "claude-code", "--hook", "--budget", "900"], root);
     expect(again.stdout).toContain("left .mcp.json");
-    expect(again.stdout).toContain(`left ${join(".claude", "settings.json")}`);
-    expect(readJson(root, ".claude/settings.json")).toEqual(settings);
+    expect(again.stdout).toContain(`left ${join(".claude", "settings.local.json")}`);
+    expect(readJson(root, ".claude/settings.local.json")).toEqual(settings);
+  });
+
+  it("writes no machine path into shared files when the project has ctx installed, and moves an old hook out of them", () => {
+    const root = gitRepo({ "README.md": "# P\n" });
+    writeFiles(root, {
+      "node_modules/.bin/context-engine": "#!/bin/sh\n",
+      ".claude/settings.json": JSON.stringify({
+        permissions: { allow: ["Bash(ls)"] },
+        hooks: {
+          UserPromptSubmit: [
+            {
+              hooks: [
+                {
+                  type: "command",
+                  command: "/usr/bin/node /tmp/x/dist/cli/main.js hook claude-code --budget 1500",
+                },
+              ],
+            },
+          ],
+        },
+      }),
+    });
+    const result = runCli(["init", "claude-code", "--hook"], root);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toBe("");
+    expect(readJson(root, ".mcp.json").mcpServers.ctx).toEqual({
+      command: "npx",
+      args: ["--no-install", "context-engine", "serve"],
+    });
+    expect(readJson(root, ".claude/settings.json")).toEqual({
+      permissions: { allow: ["Bash(ls)"] },
+    });
+    const local = readJson(root, ".claude/settings.local.json");
+    expect(local.hooks.UserPromptSubmit[0].hooks[0].command).toBe(
+      "npx --no-install context-engine hook claude-code --budget 1500",
+    );
+    for (const file of [".mcp.json", ".claude/settings.json"]) {
+      expect(read(root, file)).not.toContain(root);
+      expect(read(root, file)).not.toContain("main.js");
+    }
+  });
+
+  it("says in one line when it can only name this machine's path to ctx", () => {
+    const root = gitRepo({ "README.md": "# P\n" });
+    const result = runCli(["init", "cursor"], root);
+    expect(result.code).toBe(0);
+    expect(result.stderr.trim().split("\n")).toHaveLength(1);
+    expect(result.stderr).toContain("install it in the project");
   });
 
   it("--dry-run prints the files it would write and writes nothing", () => {

@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { Argument, type Command, Option } from "commander";
 import { AGENTS, type AgentName, type CtxInvocation, planSetup } from "../../agents/agent-setup.js";
 import { findProjectRoot } from "../../engine/locate-project.js";
-import { writeOut } from "../output.js";
+import { writeErr, writeOut } from "../output.js";
 import { positiveInteger } from "../parse-options.js";
 
 interface InitFlags {
@@ -16,10 +16,15 @@ interface InitFlags {
 /** This CLI's entry point, for agents in projects that do not have ctx installed. */
 const CLI_MAIN = fileURLToPath(new URL("../main.js", import.meta.url));
 
-/** `npx ctx` where the project has ctx in its node_modules (portable), else this install of it. */
+/**
+ * The project's own install where it has one: a command that works on every
+ * teammate's machine after `npm install`, and that `--no-install` keeps from
+ * ever fetching a registry package of that name. Else this install of ctx,
+ * by its paths on this machine.
+ */
 function ctxInvocation(root: string): CtxInvocation {
-  return existsSync(join(root, "node_modules", ".bin", "ctx"))
-    ? { command: "npx", args: ["ctx"] }
+  return existsSync(join(root, "node_modules", ".bin", "context-engine"))
+    ? { command: "npx", args: ["--no-install", "context-engine"] }
     : { command: process.execPath, args: [CLI_MAIN] };
 }
 
@@ -46,7 +51,8 @@ export function registerInitCommand(
     .action((agent: AgentName, flags: InitFlags) =>
       run(async () => {
         const root = findProjectRoot(process.cwd());
-        const files = planSetup(agent, root, ctxInvocation(root), {
+        const invocation = ctxInvocation(root);
+        const files = planSetup(agent, root, invocation, {
           hook: flags.hook ?? false,
           hookBudget: flags.budget,
         });
@@ -68,6 +74,11 @@ export function registerInitCommand(
           }
           writeOut(`${verb === "leave" ? "left" : `${verb}d`} ${shown}\n`);
         }
+        if (invocation.command !== "npx") {
+          writeErr(
+            `ctx: the MCP entry names this machine's path to ctx (${CLI_MAIN}); for a command every teammate can run, install Context Engine into the project (npm install --save-dev PATH/TO/context-engine.tgz) and run ctx init again\n`,
+          );
+        }
         if (!flags.dryRun) writeOut(nextStep(agent, flags.hook ?? false));
         return 0;
       }),
@@ -77,7 +88,7 @@ export function registerInitCommand(
 function nextStep(agent: AgentName, hook: boolean): string {
   switch (agent) {
     case "claude-code":
-      return `Claude Code starts ctx serve from .mcp.json${hook ? "; each prompt now carries its context from ctx (run ctx index once first, so the first prompt does not wait for it)" : ""}.\n`;
+      return `Claude Code starts ctx serve from .mcp.json (approved for you in .claude/settings.local.json)${hook ? "; each prompt now carries its context from ctx (run ctx index once first, so the first prompt does not wait for it)" : ""}.\n`;
     case "cursor":
       return "Cursor starts ctx serve from .cursor/mcp.json (enable it under Settings → MCP).\n";
     case "codex":

@@ -1,5 +1,6 @@
 import { type Command, Option } from "commander";
 import { OUTPUT_FORMATS, type OutputFormat } from "../../assemble/renderers.js";
+import { UsageError } from "../../core/errors.js";
 import { ensureIndex } from "../ensure-index.js";
 import { warnUnknownFocus } from "../focus-warnings.js";
 import { writeOut } from "../output.js";
@@ -12,6 +13,7 @@ interface QueryFlags {
   explain?: boolean;
   strategy?: string[];
   format?: OutputFormat;
+  json?: boolean;
   path?: string[];
   focus?: string[];
   plan?: string;
@@ -38,6 +40,7 @@ export function registerQueryCommand(
         OUTPUT_FORMATS,
       ),
     )
+    .option("--json", "the same as --format json, as on every other command")
     .option("-p, --path <path>", "only use files under this path (repeatable)", collect)
     .option(
       "--focus <path-or-symbol>",
@@ -68,12 +71,13 @@ export function registerQueryCommand(
     )
     .action((words: string[], flags: QueryFlags) =>
       run(async () => {
+        const format = jsonFormat(flags);
         return withEngine({ ...dbOption(flags) }, async (engine) => {
           await ensureIndex(engine, flags.refresh);
           const result = await engine.query({
             task: words.join(" "),
             budget: flags.budget ?? engine.config.query.budget,
-            ...(flags.format ? { format: flags.format } : {}),
+            ...(format ? { format } : {}),
             ...(flags.path ? { paths: flags.path } : {}),
             ...(flags.focus ? { focus: flags.focus } : {}),
             ...(flags.strategy ? { strategies: flags.strategy } : {}),
@@ -87,4 +91,13 @@ export function registerQueryCommand(
         });
       }),
     );
+}
+
+/** `--json` is `--format json`; with another format named as well the two disagree. */
+function jsonFormat(flags: QueryFlags): OutputFormat | undefined {
+  if (!flags.json) return flags.format;
+  if (flags.format && flags.format !== "json") {
+    throw new UsageError(`--json and --format ${flags.format} disagree: give one of them`);
+  }
+  return "json";
 }
