@@ -173,6 +173,7 @@ export class ContextEngine {
       dryRun: options.dryRun ?? false,
       env: this.env,
       storeFile: this.storeFile,
+      ...(options.force ? { force: true } : {}),
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
       ...(graphRun ? graphRun.hooks : {}),
@@ -285,7 +286,7 @@ export class ContextEngine {
     return {
       ...result,
       unknownFocus: await focusLeftOut(options.focus ?? [], graph),
-      requestId: this.requests.add(result),
+      requestId: options.record === false ? "" : this.requests.add(result),
     };
   }
 

@@ -46,6 +46,8 @@ export interface IndexOptions {
    * the covered roots, without listing the rest: what a watcher saw change.
    */
   readonly only?: readonly string[];
+  /** Read and chunk every file again, whatever its size and mtime say (`ctx index --force`). */
+  readonly force?: boolean;
 }
 
 export interface QueryOptions {
@@ -66,6 +68,8 @@ export interface QueryOptions {
   /** Put the provenance preamble (and each fragment's strategy) in the output. */
   readonly explain?: boolean;
   readonly signal?: AbortSignal;
+  /** False keeps the request out of the request log (a probe, not an answer anyone reads); its id is "". */
+  readonly record?: boolean;
 }
 
 /** What one strategy contributed to a query, after packing. */

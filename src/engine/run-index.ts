@@ -52,6 +52,8 @@ export interface IndexRunOptions {
   readonly signal?: AbortSignal;
   /** The index file, null when the index lives in memory. */
   readonly storeFile: string | null;
+  /** Read every file again, not only those whose size or mtime changed. */
+  readonly force?: boolean;
   /** The roots are those the index covers: a missing one is reported, not an error. */
   readonly recordedRoots?: boolean;
   /** Told of each batch of documents once it is written. */
@@ -181,7 +183,8 @@ async function indexUnderLock(
   // before its end does not make the next one re-chunk what it already wrote.
   const empty = (await store.listResources()).length === 0;
   if (empty) await store.setMeta("ingest_version", ingest);
-  const force = !empty && (await store.getMeta("ingest_version")) !== ingest;
+  const force =
+    options.force === true || (!empty && (await store.getMeta("ingest_version")) !== ingest);
   // Stale chunking rules call for every file, not only the changed ones.
   const scope = force ? undefined : options.scope;
   const files = await indexProject(roots, store, config, counter, {

@@ -32,8 +32,11 @@ interface Refs {
 
 function refs(root: string, ...args: string[]): Refs {
   const result = runCli(["refs", ...args, "--json"], root);
-  expect(result.code, result.stderr).toBe(0);
-  return JSON.parse(result.stdout) as Refs;
+  const found = JSON.parse(result.stdout) as Refs;
+  // As grep: 1 when it finds nothing, with the (empty) JSON all the same.
+  const empty = found.definitions.length === 0 && found.references.length === 0;
+  expect(result.code, result.stderr).toBe(empty ? 1 : 0);
+  return found;
 }
 
 describe("ctx symbols and ctx refs", () => {
@@ -172,9 +175,10 @@ describe("ctx symbols and ctx refs", () => {
 
   it("says when nothing is found, and refuses an unknown kind", () => {
     const root = gitRepo(FILES);
-    expect(runCli(["symbols", "nothingLikeThis"], root).stdout).toBe(
-      'No definition named "nothingLikeThis".\n',
-    );
+    const none = runCli(["symbols", "nothingLikeThis"], root);
+    expect(none.stdout).toBe('No definition named "nothingLikeThis".\n');
+    expect(none.code).toBe(1);
+    expect(runCli(["refs", "nothingLikeThis"], root).code).toBe(1);
     const bad = runCli(["symbols", "App", "--kind", "widget"], root);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/^ctx: unknown symbol kind "widget"; use one of: function, method/);

@@ -1,13 +1,14 @@
 import { existsSync } from "node:fs";
 import type { Command } from "commander";
 import { PathNotFoundError } from "../../core/errors.js";
+import { type IndexReport, SKIP_REASONS } from "../../core/types.js";
 import { ContextEngine } from "../../engine/context-engine.js";
 import type { IndexRunReport } from "../../engine/run-index.js";
-import { jsonText } from "../../text/visible-text.js";
+import { jsonText, visibleLine } from "../../text/visible-text.js";
 import { formatIndexReport } from "../format.js";
 import { formatContexts, formatEmbeddings } from "../format-contexts.js";
 import { formatHistory } from "../format-history.js";
-import { writeOut } from "../output.js";
+import { writeErr, writeOut } from "../output.js";
 import { collect } from "../parse-options.js";
 
 interface IndexFlags {
@@ -17,6 +18,7 @@ interface IndexFlags {
   contextualize?: string | boolean;
   dryRun?: boolean;
   embedder?: string;
+  force?: boolean;
 }
 
 import { interruptible } from "../interrupt.js";
@@ -48,6 +50,10 @@ export function registerIndexCommand(
     .option(
       "--dry-run",
       "with --contextualize: show what would be sent and its estimated cost, send nothing",
+    )
+    .option(
+      "--force",
+      "read and chunk every file again, not only those whose size or mtime changed",
     )
     .option(
       "--forget <path>",
@@ -88,6 +94,8 @@ export function registerIndexCommand(
               `${forgottenLines}${formatIndexReport(report, engine.indexPath)}\n${formatContexts(report.contexts)}\n${formatEmbeddings(report.embeddings)}\n${formatHistory(report.history, report.resources.length)}`,
             );
           }
+          if (report.added + report.changed + report.unchanged === 0)
+            writeErr(`ctx: ${nothingIndexed(report)}\n`);
           return 0;
         } catch (error) {
           throw engine.store.explainFailure(error);
@@ -110,6 +118,7 @@ async function indexWithProgress(
       engine.index(paths, {
         onProgress: progress.onProgress,
         dryRun: options.dryRun ?? false,
+        force: options.force ?? false,
         signal,
         ...(typeof options.contextualize === "string"
           ? { contextualize: options.contextualize }
@@ -120,4 +129,13 @@ async function indexWithProgress(
   } finally {
     progress.stop();
   }
+}
+
+/** An index run that found no file to read: where it looked, and what it skipped instead. */
+function nothingIndexed(report: IndexReport): string {
+  const roots = report.resources.map((resource) => visibleLine(resource.root)).join(", ");
+  const skipped = SKIP_REASONS.filter((reason) => report.skipped[reason] > 0)
+    .map((reason) => `${reason} ${report.skipped[reason]}`)
+    .join(", ");
+  return `no file under ${roots} is one ctx reads${skipped ? ` (skipped: ${skipped})` : " (the folder holds no files)"}: queries will find nothing until it holds source or text files`;
 }

@@ -1,9 +1,11 @@
 import { type Command, Option } from "commander";
 import { OUTPUT_FORMATS, type OutputFormat } from "../../assemble/renderers.js";
 import { UsageError } from "../../core/errors.js";
+import type { QueryOptions } from "../../engine/engine-options.js";
+import { explainEmptyAnswer } from "../empty-answer.js";
 import { ensureIndex } from "../ensure-index.js";
 import { warnUnknownFocus } from "../focus-warnings.js";
-import { writeOut } from "../output.js";
+import { writeErr, writeOut } from "../output.js";
 import { collect, positiveInteger } from "../parse-options.js";
 import { dbOption, withEngine } from "../with-engine.js";
 import { writeRequestReport } from "./report-command.js";
@@ -72,10 +74,16 @@ export function registerQueryCommand(
     .action((words: string[], flags: QueryFlags) =>
       run(async () => {
         const format = jsonFormat(flags);
+        const task = words.join(" ");
+        if (task.trim() === "") {
+          throw new UsageError(
+            'the task is empty: say what you are looking for, e.g. ctx query "where are retries configured"',
+          );
+        }
         return withEngine({ ...dbOption(flags) }, async (engine) => {
           await ensureIndex(engine, flags.refresh);
-          const result = await engine.query({
-            task: words.join(" "),
+          const request: QueryOptions = {
+            task,
             budget: flags.budget ?? engine.config.query.budget,
             ...(format ? { format } : {}),
             ...(flags.path ? { paths: flags.path } : {}),
@@ -83,11 +91,15 @@ export function registerQueryCommand(
             ...(flags.strategy ? { strategies: flags.strategy } : {}),
             ...(flags.plan ? { planId: flags.plan } : {}),
             explain: flags.explain ?? false,
-          });
+          };
+          const result = await engine.query(request);
           warnUnknownFocus(result.unknownFocus, engine.config.graph);
           writeOut(result.output);
           if (flags.report) await writeRequestReport(flags.report, result.requestId, result);
-          return 0;
+          if (result.fragments.length > 0) return 0;
+          const note = await explainEmptyAnswer(engine, request, result);
+          writeErr(`ctx: ${note.line}\n`);
+          return note.exitCode;
         });
       }),
     );

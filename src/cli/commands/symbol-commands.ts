@@ -54,7 +54,8 @@ export function registerSymbolCommands(
               );
             }
           }
-          return 0;
+          // As grep does: a look-up that finds nothing exits 1, so a script can tell.
+          return definitions.length > 0 ? 0 : 1;
         }),
       ),
     );
@@ -75,14 +76,15 @@ export function registerSymbolCommands(
         withEngine({ ...dbOption(flags) }, async (engine) => {
           await ensureIndex(engine, flags.refresh);
           const result = await engine.findReferences(symbol, flags.path);
+          const found = result.definitions.length > 0 || result.references.length > 0;
           if (flags.json) {
             writeJson(result);
-            return 0;
+            return found ? 0 : 1;
           }
-          if (result.definitions.length === 0 && result.references.length === 0) {
+          if (!found) {
             const where = flags.path ? ` in ${flags.path}` : "";
             writeOut(`No definition or use of "${symbol}"${where}.\n`);
-            return 0;
+            return 1;
           }
           const lines = [`Definitions of ${symbol} (${result.definitions.length}):`];
           for (const d of result.definitions) {
