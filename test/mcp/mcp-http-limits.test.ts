@@ -5,11 +5,12 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../../src/config/load-config.js";
 import { ContextEngine } from "../../src/engine/context-engine.js";
 import { DEFAULT_SERVE_LIMITS, type ServeLimits } from "../../src/mcp/limits.js";
 import { RequestGate } from "../../src/mcp/request-gate.js";
 import { type RunningHttpServer, serveHttp } from "../../src/mcp/serve-http.js";
-import { gitRepo, writeFiles } from "../helpers/temp-dir.js";
+import { gitRepo, tempDir, writeFiles } from "../helpers/temp-dir.js";
 
 const FIXTURES = fileURLToPath(new URL("../fixtures/code", import.meta.url));
 
@@ -256,6 +257,23 @@ describe("HTTP sessions are bounded", () => {
       await server?.close();
       server = null;
       await own.close();
+    }
+  });
+
+  it("refuses [serve] values that would leave no room or no bound, naming the key", async () => {
+    const refused: readonly (readonly [string, string])[] = [
+      ["max_running = 0", "serve.max_running"],
+      ["max_sessions = 0", "serve.max_sessions"],
+      ["max_waiting = -1", "serve.max_waiting"],
+      ["session_idle_s = 1.5", "serve.session_idle_s"],
+      ["max_sessions = 1000000", "serve.max_sessions"],
+    ];
+    for (const [line, key] of refused) {
+      const root = tempDir();
+      writeFiles(root, { "ctx.toml": `[serve]\n${line}\n` });
+      await expect(loadConfig(root, { XDG_CONFIG_HOME: root })).rejects.toThrow(
+        new RegExp(`ctx\\.toml: "${key.replace(".", "\\.")}": `),
+      );
     }
   });
 });
