@@ -122,7 +122,7 @@ export class ServerBusyError extends CtxError {
   constructor(running: number, waiting: number) {
     super(
       "server_busy",
-      `ctx is busy: ${running} calls are running and ${waiting} waiting ([serve] max_running, max_waiting); try again in a few seconds`,
+      `ctx is busy: ${running} tool calls running, ${waiting} waiting ([serve] max_running, max_waiting); try again in a few seconds`,
     );
   }
 }

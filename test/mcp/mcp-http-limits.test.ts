@@ -135,7 +135,7 @@ describe("tool calls over HTTP take turns", () => {
     })) as CallToolResult;
     expect(refused.isError).toBe(true);
     expect(firstText(refused)).toMatch(
-      /^ctx is busy: 1 calls are running and 1 waiting \(\[serve\] max_running, max_waiting\); try again in a few seconds$/,
+      /^ctx is busy: 1 tool calls running, 1 waiting \(\[serve\] max_running, max_waiting\); try again in a few seconds$/,
     );
     held.release();
     const answered = await waiting;
