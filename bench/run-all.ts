@@ -11,6 +11,8 @@ console.log("\n== strategy pipeline overhead: three.js ==");
 await import("./pipeline-overhead.js");
 console.log("\n== MCP: 50 concurrent get_context during refresh_index ==");
 await import("./mcp-load.js");
+console.log("\n== MCP: 32 agents on one cold ctx serve --http, then 10,000 sessions left open ==");
+await import("./mcp-agents.js");
 console.log("\n== watching: save-to-searchable latency, three.js ==");
 await import("./watch-latency.js");
 console.log("\n== vectors: exact (sqlite-vec) and ANN (usearch) at 100k; embedding throughput ==");

@@ -8,6 +8,7 @@ import { type EmbeddingSettings, resolveEmbeddingSettings } from "../embed/embed
 import { type HistorySettings, resolveHistorySettings } from "../history/history-settings.js";
 import { type ChunkLimits, DEFAULT_CHUNK_LIMITS } from "../ingest/chunk/draft-builder.js";
 import { DEFAULT_LIMITS, type HydrationLimits } from "../ingest/hydrate/discover-files.js";
+import { DEFAULT_SERVE_LIMITS, type ServeLimits } from "../mcp/limits.js";
 import { type RerankSettings, resolveRerankSettings } from "../rerank/rerank-settings.js";
 import { type ArceSettings, resolveArceSettings } from "../strategies/builtins/arce-settings.js";
 import {
@@ -50,6 +51,8 @@ export interface ResolvedConfig {
     /** Set: poll instead of file events. */
     readonly pollMs: number | undefined;
   };
+  /** `[serve]`: sessions and tool calls an MCP server takes on at once. */
+  readonly serve: ServeLimits;
   readonly strategies: StrategyConfig;
   readonly contextualize: ContextualizeSettings;
   readonly embeddings: EmbeddingSettings;
@@ -128,6 +131,13 @@ export function resolveConfig(
       debounceMs: merged.watch?.debounce_ms ?? 100,
       fullRefreshPaths: merged.watch?.full_refresh_paths ?? 1000,
       pollMs: merged.watch?.poll_ms,
+    },
+    serve: {
+      maxSessions: merged.serve?.max_sessions ?? DEFAULT_SERVE_LIMITS.maxSessions,
+      sessionIdleMs:
+        (merged.serve?.session_idle_s ?? DEFAULT_SERVE_LIMITS.sessionIdleMs / 1000) * 1000,
+      maxRunning: merged.serve?.max_running ?? DEFAULT_SERVE_LIMITS.maxRunning,
+      maxWaiting: merged.serve?.max_waiting ?? DEFAULT_SERVE_LIMITS.maxWaiting,
     },
     strategies: resolveStrategyConfig(files),
     contextualize: resolveContextualizeSettings(files),

@@ -266,6 +266,23 @@ export const configFileSchema = z.strictObject({
       poll_ms: z.number().int().min(100).max(600_000).optional(),
     })
     .optional(),
+  serve: z
+    .strictObject({
+      /** HTTP sessions open at once; past it the least recently used idle one is closed (default 100). */
+      max_sessions: z.number().int().min(1).max(10_000).optional(),
+      /** Seconds an HTTP session may go without a request before it is closed (default 1800). */
+      session_idle_s: z
+        .number()
+        .int()
+        .min(1)
+        .max(7 * 24 * 3600)
+        .optional(),
+      /** Tool calls worked on at once, over all sessions (default 4). */
+      max_running: z.number().int().min(1).max(64).optional(),
+      /** Tool calls waiting for a turn; one more is answered "busy" (default 64). */
+      max_waiting: z.number().int().min(0).max(10_000).optional(),
+    })
+    .optional(),
 });
 
 export type ConfigFile = z.infer<typeof configFileSchema>;

@@ -117,6 +117,26 @@ export class EvalDataError extends CtxError {
   }
 }
 
+/** The MCP server has as many tool calls running and waiting as its `[serve]` limits allow. */
+export class ServerBusyError extends CtxError {
+  constructor(running: number, waiting: number) {
+    super(
+      "server_busy",
+      `ctx is busy: ${running} tool calls running, ${waiting} waiting ([serve] max_running, max_waiting); try again in a few seconds`,
+    );
+  }
+}
+
+/** An MCP client sent a message over the size ctx reads. */
+export class MessageTooLargeError extends CtxError {
+  constructor(limitBytes: number) {
+    super(
+      "message_too_large",
+      `the MCP client sent a message over ${limitBytes} bytes, more than ctx reads; the server stops (the client must send smaller requests)`,
+    );
+  }
+}
+
 /** Turns anything thrown into a one-line message fit for a terminal. */
 export function describeError(error: unknown): string {
   if (error instanceof CtxError) return error.message;

@@ -5,6 +5,8 @@ import type {
   ServerNotification,
   ServerRequest,
 } from "@modelcontextprotocol/sdk/types.js";
+import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { z } from "zod";
 import { describeRun } from "../assemble/renderers.js";
 import { fileFragmentId } from "../core/fragment-id.js";
@@ -15,29 +17,50 @@ import { registerExplainTool } from "./explain-tool.js";
 import { registerGraphTools } from "./graph-tools.js";
 import { MCP_LIMITS } from "./limits.js";
 import { registerPlanTools } from "./plan-tools.js";
-import { json, text, toolResult } from "./tool-result.js";
+import type { RequestGate } from "./request-gate.js";
+import { type Guarded, json, text, toolResult } from "./tool-result.js";
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 const task = z.string().min(1).max(MCP_LIMITS.maxTextLength);
 
+export interface McpServerOptions {
+  /** Turns shared by every session of a server (default: none, calls run as they come). */
+  readonly gate?: RequestGate;
+  /** Aborts the refreshes refresh_index starts, when the server stops. */
+  readonly stopping?: AbortSignal;
+}
+
+/**
+ * One validator for every session: each would otherwise build its own (a
+ * schema compiler with its formats), a cost paid per client at cold start.
+ */
+let validator: jsonSchemaValidator | undefined;
+
 /**
  * The MCP face of a project: each tool calls one engine method; errors become
  * `isError` results in toolResult. README / AGENTS.md-style files are resources.
  */
-export async function createMcpServer(engine: ContextEngine): Promise<McpServer> {
+export async function createMcpServer(
+  engine: ContextEngine,
+  options: McpServerOptions = {},
+): Promise<McpServer> {
+  const { gate } = options;
   // A tool's store failure (busy, corrupt) comes back as an error naming the index.
-  const guarded = (call: () => Promise<CallToolResult>) =>
-    toolResult(() =>
-      call().catch((error: unknown) => {
-        throw engine.store.explainFailure(error);
-      }),
-    );
+  const explained = (call: () => Promise<CallToolResult>) => () =>
+    call().catch((error: unknown) => {
+      throw engine.store.explainFailure(error);
+    });
+  const guarded: Guarded = (call, extra) =>
+    toolResult(gate ? () => gate.run(explained(call), extra?.signal) : explained(call));
+  const ungated: Guarded = (call) => toolResult(explained(call));
+  validator ??= new AjvJsonSchemaValidator();
   const server = new McpServer(
     { name: "context-engine", version: VERSION },
     {
       instructions:
         "Use get_context first for any task about this project; it returns the most relevant code and docs within a token budget, with where each piece came from.",
+      jsonSchemaValidator: validator,
     },
   );
 
@@ -93,9 +116,10 @@ export async function createMcpServer(engine: ContextEngine): Promise<McpServer>
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    (args) =>
+    (args, extra) =>
       guarded(async () => {
         const result = await engine.query({
+          signal: extra.signal,
           ...(args.plan_id ? { planId: args.plan_id } : {}),
           task: args.task,
           budget: args.budget_tokens ?? engine.config.query.budget,
@@ -117,7 +141,7 @@ export async function createMcpServer(engine: ContextEngine): Promise<McpServer>
           "Call explain with this request id for details, read_fragment for more lines.",
         ];
         return text(result.output, summary.join("\n"));
-      }),
+      }, extra),
   );
 
   server.registerTool(
@@ -138,7 +162,7 @@ export async function createMcpServer(engine: ContextEngine): Promise<McpServer>
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    (args) =>
+    (args, extra) =>
       guarded(async () => {
         const hits = await engine.search(args.query, args.limit ?? 10);
         const showId = await engine.fragmentIds();
@@ -158,7 +182,7 @@ export async function createMcpServer(engine: ContextEngine): Promise<McpServer>
               .slice(0, 200),
           })),
         );
-      }),
+      }, extra),
   );
 
   registerGraphTools(server, engine, guarded);
@@ -191,7 +215,7 @@ export async function createMcpServer(engine: ContextEngine): Promise<McpServer>
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    (args) =>
+    (args, extra) =>
       guarded(async () => {
         const address = args.id
           ? { id: args.id }
@@ -205,7 +229,7 @@ export async function createMcpServer(engine: ContextEngine): Promise<McpServer>
         return text(
           `${visibleLine(fragment.path)}:${fragment.startLine}-${fragment.endLine}\n${visibleText(fragment.text)}`,
         );
-      }),
+      }, extra),
   );
 
   registerExplainTool(server, engine, guarded);
@@ -219,11 +243,11 @@ export async function createMcpServer(engine: ContextEngine): Promise<McpServer>
       inputSchema: {},
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    () =>
+    (_args, extra) =>
       guarded(async () => {
         const [status, stale] = await Promise.all([engine.status(), engine.staleness()]);
         return json({ ...status, staleness: stale, refreshing: engine.refreshing });
-      }),
+      }, extra),
   );
 
   server.registerTool(
@@ -235,10 +259,12 @@ export async function createMcpServer(engine: ContextEngine): Promise<McpServer>
       inputSchema: {},
       annotations: { readOnlyHint: false, idempotentHint: true, openWorldHint: false },
     },
+    // Not in turns: every caller shares the one refresh, which would hold a turn for minutes.
     (_args, extra: Extra) =>
-      guarded(async () => {
+      ungated(async () => {
         const token = extra._meta?.progressToken;
         const report = await engine.refresh({
+          ...(options.stopping ? { signal: options.stopping } : {}),
           onProgress: (progress) => {
             if (token === undefined || progress.phase === "discover") return;
             void extra
@@ -282,7 +308,7 @@ export async function createMcpServer(engine: ContextEngine): Promise<McpServer>
       inputSchema: {},
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    () =>
+    (_args, extra) =>
       guarded(async () => {
         const { enabled, source } = await engine.enabledStrategies();
         return json({
@@ -296,7 +322,7 @@ export async function createMcpServer(engine: ContextEngine): Promise<McpServer>
             description: strategy.explain(),
           })),
         });
-      }),
+      }, extra),
   );
 
   for (const pinned of await engine.pinnedFiles()) {

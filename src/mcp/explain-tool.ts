@@ -1,10 +1,9 @@
 import { type McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { ContextEngine } from "../engine/context-engine.js";
 import { requestReportHtml } from "../report/request-report.js";
 import { summaryOf } from "../report/request-summary.js";
-import { json, text } from "./tool-result.js";
+import { type Guarded, json, text } from "./tool-result.js";
 
 /** Where a request's HTML report is read as an MCP resource. */
 export function reportUri(requestId: string): string {
@@ -19,7 +18,7 @@ export function reportUri(requestId: string): string {
 export function registerExplainTool(
   server: McpServer,
   engine: ContextEngine,
-  guarded: (call: () => Promise<CallToolResult>) => Promise<CallToolResult>,
+  guarded: Guarded,
 ): void {
   server.registerTool(
     "explain",
@@ -42,7 +41,7 @@ export function registerExplainTool(
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    (args) =>
+    (args, extra) =>
       guarded(async () => {
         const found = await engine.explainRequest(args.request_id);
         if (!found)
@@ -94,7 +93,7 @@ export function registerExplainTool(
             },
           ],
         };
-      }),
+      }, extra),
   );
 
   server.registerResource(

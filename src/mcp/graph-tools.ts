@@ -1,18 +1,17 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { SYMBOL_KINDS } from "../core/graph.js";
 import type { ContextEngine } from "../engine/context-engine.js";
 import { definitionView } from "../engine/symbol-lookup.js";
 import { DEFAULT_MAP_BUDGET } from "../graph/repo-map.js";
 import { MCP_LIMITS } from "./limits.js";
-import { json, text } from "./tool-result.js";
+import { type Guarded, json, text } from "./tool-result.js";
 
 /** The code-graph tools: find_symbol, find_references and repo_map. */
 export function registerGraphTools(
   server: McpServer,
   engine: ContextEngine,
-  guarded: (call: () => Promise<CallToolResult>) => Promise<CallToolResult>,
+  guarded: Guarded,
 ): void {
   server.registerTool(
     "find_symbol",
@@ -31,7 +30,7 @@ export function registerGraphTools(
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    (args) =>
+    (args, extra) =>
       guarded(async () => {
         const found = await engine.findSymbols(args.name, {
           ...(args.kind ? { kind: args.kind } : {}),
@@ -39,7 +38,7 @@ export function registerGraphTools(
           limit: MCP_LIMITS.maxResults,
         });
         return json(found.map(definitionView));
-      }),
+      }, extra),
   );
 
   server.registerTool(
@@ -58,7 +57,8 @@ export function registerGraphTools(
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    (args) => guarded(async () => json(await engine.findReferences(args.symbol, args.path))),
+    (args, extra) =>
+      guarded(async () => json(await engine.findReferences(args.symbol, args.path)), extra),
   );
 
   server.registerTool(
@@ -84,7 +84,7 @@ export function registerGraphTools(
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    (args) =>
+    (args, extra) =>
       guarded(async () => {
         const map = await engine.repoMap({
           budget: args.budget_tokens,
@@ -96,6 +96,6 @@ export function registerGraphTools(
             : "";
         const summary = `${map.files.length} files, ${map.files.reduce((n, f) => n + f.definitions.length, 0)} of ${map.definitions} definitions, ${map.tokens} of ${map.budget} tokens${unknown}`;
         return text(map.text === "" ? "(nothing fits the budget)" : map.text, summary);
-      }),
+      }, extra),
   );
 }

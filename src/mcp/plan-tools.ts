@@ -1,9 +1,8 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { ContextEngine } from "../engine/context-engine.js";
 import { MCP_LIMITS } from "./limits.js";
-import { json } from "./tool-result.js";
+import { type Guarded, json } from "./tool-result.js";
 
 const planId = z.string().min(1).max(40).describe("The plan's id (create_plan gave it).");
 const words = z.string().min(1).max(MCP_LIMITS.maxTextLength);
@@ -12,7 +11,7 @@ const words = z.string().min(1).max(MCP_LIMITS.maxTextLength);
 export function registerPlanTools(
   server: McpServer,
   engine: ContextEngine,
-  guarded: (call: () => Promise<CallToolResult>) => Promise<CallToolResult>,
+  guarded: Guarded,
 ): void {
   server.registerTool(
     "create_plan",
@@ -26,8 +25,11 @@ export function registerPlanTools(
       },
       annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
     },
-    (args) =>
-      guarded(async () => json(await engine.plans.create(args.title, args.parent_id ?? null))),
+    (args, extra) =>
+      guarded(
+        async () => json(await engine.plans.create(args.title, args.parent_id ?? null)),
+        extra,
+      ),
   );
 
   server.registerTool(
@@ -49,16 +51,18 @@ export function registerPlanTools(
       },
       annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
     },
-    (args) =>
-      guarded(async () =>
-        json(
-          await engine.plans.decide(args.plan_id, {
-            what: args.what,
-            why: args.why,
-            alternatives: args.alternatives ?? [],
-            outcome: args.outcome ?? null,
-          }),
-        ),
+    (args, extra) =>
+      guarded(
+        async () =>
+          json(
+            await engine.plans.decide(args.plan_id, {
+              what: args.what,
+              why: args.why,
+              alternatives: args.alternatives ?? [],
+              outcome: args.outcome ?? null,
+            }),
+          ),
+        extra,
       ),
   );
 
@@ -70,8 +74,11 @@ export function registerPlanTools(
       inputSchema: { plan_id: planId, outcome: words.optional().describe("How it ended.") },
       annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
     },
-    (args) =>
-      guarded(async () => json(await engine.plans.close(args.plan_id, args.outcome ?? null))),
+    (args, extra) =>
+      guarded(
+        async () => json(await engine.plans.close(args.plan_id, args.outcome ?? null)),
+        extra,
+      ),
   );
 
   server.registerTool(
@@ -82,6 +89,6 @@ export function registerPlanTools(
       inputSchema: { plan_id: planId },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    (args) => guarded(async () => json(await engine.plans.show(args.plan_id))),
+    (args, extra) => guarded(async () => json(await engine.plans.show(args.plan_id)), extra),
   );
 }

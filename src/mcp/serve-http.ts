@@ -6,7 +6,9 @@ import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import { UsageError } from "../core/errors.js";
 import type { ContextEngine } from "../engine/context-engine.js";
 import { createMcpServer } from "./create-server.js";
-import { MCP_LIMITS } from "./limits.js";
+import { HttpSessions } from "./http-sessions.js";
+import { MCP_LIMITS, type ServeLimits } from "./limits.js";
+import { RequestGate } from "./request-gate.js";
 
 export interface HttpServeOptions {
   readonly host: string;
@@ -15,6 +17,12 @@ export interface HttpServeOptions {
   readonly token?: string | undefined;
   /** Hosts the Host header may name besides the bound one (for reverse proxies). */
   readonly extraAllowedHosts?: readonly string[];
+  /** Sessions and tool calls taken on at once (default: the project's `[serve]` settings). */
+  readonly limits?: ServeLimits;
+  /** The turns tool calls take (default: one made from `limits`). */
+  readonly gate?: RequestGate;
+  /** Aborts the refreshes that tools start, when the server stops. */
+  readonly stopping?: AbortSignal;
 }
 
 export interface RunningHttpServer {
@@ -27,7 +35,9 @@ const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
 /**
  * Serves MCP over Streamable HTTP at `/mcp`, one session per client. Binds to
  * loopback by default; checks Host and Origin (DNS-rebinding protection),
- * a bearer token when configured, and the size of every request.
+ * a bearer token when configured, and the size of every request. Sessions are
+ * bounded in number and idle time, tool calls of all sessions take turns
+ * (see HttpSessions and RequestGate).
  */
 export async function serveHttp(
   engine: ContextEngine,
@@ -38,7 +48,9 @@ export async function serveHttp(
       `serving on ${options.host} (not loopback) needs a token: set CTX_MCP_TOKEN`,
     );
   }
-  const sessions = new Map<string, StreamableHTTPServerTransport>();
+  const limits = options.limits ?? engine.config.serve;
+  const sessions = new HttpSessions(limits);
+  const gate = options.gate ?? new RequestGate(limits);
   const http: Server = createServer((request, response) => {
     handle(request, response).catch((error: unknown) => {
       if (!response.headersSent)
@@ -76,47 +88,54 @@ export async function serveHttp(
       return respond(response, 401, "unauthorized: send Authorization: Bearer <CTX_MCP_TOKEN>");
     }
     const sessionId = request.headers["mcp-session-id"];
-    const existing = typeof sessionId === "string" ? sessions.get(sessionId) : undefined;
-    if (request.method === "POST") {
-      const body = await readBody(request);
-      if (body === null)
-        return respond(
-          response,
-          413,
-          `request too large: at most ${MCP_LIMITS.maxBodyBytes} bytes`,
-        );
-      let message: unknown;
-      try {
-        message = JSON.parse(body);
-      } catch {
-        return respond(response, 400, "bad request: the body is not JSON");
-      }
-      if (existing) return existing.handleRequest(request, response, message);
-      if (sessionId !== undefined)
-        return respond(response, 404, "unknown session: initialize again");
-      if (!isInitializeRequest(message))
-        return respond(response, 400, "bad request: start with an initialize request");
-      const transport = new StreamableHTTPServerTransport({
-        sessionIdGenerator: () => randomUUID(),
-        onsessioninitialized: (id) => {
-          sessions.set(id, transport);
-        },
-      });
-      transport.onclose = () => {
-        if (transport.sessionId) sessions.delete(transport.sessionId);
-      };
-      const server = await createMcpServer(engine);
-      await server.connect(transport);
-      return transport.handleRequest(request, response, message);
+    const existing = typeof sessionId === "string" ? sessions.use(sessionId) : undefined;
+    if (existing) {
+      // The session counts as in use (not idle) until this request's answer is done.
+      response.once("close", existing.done);
+      const { transport } = existing.session;
+      if (request.method !== "POST") return transport.handleRequest(request, response);
+      const message = await readMessage(request, response);
+      return message === undefined
+        ? undefined
+        : transport.handleRequest(request, response, message);
     }
-    if (!existing) return respond(response, 400, "bad request: missing or unknown mcp-session-id");
-    return existing.handleRequest(request, response);
+    if (request.method !== "POST")
+      return respond(response, 400, "bad request: missing or unknown mcp-session-id");
+    const message = await readMessage(request, response);
+    if (message === undefined) return;
+    if (sessionId !== undefined) return respond(response, 404, "unknown session: initialize again");
+    if (!isInitializeRequest(message))
+      return respond(response, 400, "bad request: start with an initialize request");
+    const room = sessions.reserve();
+    if (!room)
+      return respond(
+        response,
+        503,
+        `busy: ${sessions.size} sessions are in use ([serve] max_sessions); try again when one ends`,
+      );
+    const id = randomUUID();
+    try {
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => id });
+      const server = await createMcpServer(engine, {
+        gate,
+        ...(options.stopping ? { stopping: options.stopping } : {}),
+      });
+      transport.onclose = () => sessions.delete(id);
+      await server.connect(transport);
+      const session = room.add(id, { server, transport });
+      response.once("close", () => sessions.done(session));
+      await transport.handleRequest(request, response, message);
+      // An initialize the transport refused made no session.
+      if (transport.sessionId === undefined) await server.close();
+    } finally {
+      room.cancel();
+    }
   }
 
   return {
     url: `http://${hostForUrl}:${port}/mcp`,
     close: async () => {
-      for (const transport of sessions.values()) await transport.close();
+      await sessions.closeAll();
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },
@@ -132,6 +151,24 @@ function bearerMatches(header: string | undefined, token: string): boolean {
   const given = Buffer.from(header?.startsWith("Bearer ") ? header.slice(7) : "");
   const expected = Buffer.from(token);
   return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/** The request's JSON-RPC message; undefined when it was refused (too large, not JSON) with an answer sent. */
+async function readMessage(
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<unknown | undefined> {
+  const body = await readBody(request);
+  if (body === null) {
+    respond(response, 413, `request too large: at most ${MCP_LIMITS.maxBodyBytes} bytes`);
+    return undefined;
+  }
+  try {
+    return JSON.parse(body) as unknown;
+  } catch {
+    respond(response, 400, "bad request: the body is not JSON");
+    return undefined;
+  }
 }
 
 /** The body as text, or null when it is larger than the limit. */

@@ -14,6 +14,16 @@ export async function toolResult(call: () => Promise<CallToolResult>): Promise<C
   }
 }
 
+/**
+ * Runs a tool's call in its turn (see RequestGate) with store failures
+ * explained; `extra` (the SDK's, with the request's signal) lets a call that is
+ * cancelled, or whose session closes, leave the line and stop.
+ */
+export type Guarded = (
+  call: () => Promise<CallToolResult>,
+  extra?: { readonly signal: AbortSignal },
+) => Promise<CallToolResult>;
+
 export function text(...parts: string[]): CallToolResult {
   return { content: parts.map((part) => ({ type: "text" as const, text: part })) };
 }

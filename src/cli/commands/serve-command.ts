@@ -12,6 +12,9 @@ interface ServeFlags {
   verbose?: boolean;
 }
 
+/** How long the process may take to end once it stops serving (its client gone, a signal). */
+const EXIT_GRACE_MS = 5000;
+
 /** `host:port`, `[v6]:port` or a port alone (on 127.0.0.1). */
 export function parseListen(value: string): { host: string; port: number } {
   const match = /^(?:(\[[^\]]+\]|[^:]+):)?(\d{1,5})$/.exec(value.trim());
@@ -46,33 +49,47 @@ export function registerServeCommand(
       run(() =>
         withEngine(dbOption(flags), async (engine) => {
           const listen = flags.http ? parseListen(flags.http) : null;
+          // Stops the refreshes the server runs (at start, refresh_index) when it stops serving.
+          const stopping = new AbortController();
           if (flags.refresh) {
             // Agents get answers at once from what is indexed; the refresh commits file by file.
-            engine.refresh().catch((error: unknown) => {
-              writeErr(`ctx: refreshing the index failed: ${(error as Error).message}\n`);
+            engine.refresh({ signal: stopping.signal }).catch((error: unknown) => {
+              if (!stopping.signal.aborted)
+                writeErr(`ctx: refreshing the index failed: ${(error as Error).message}\n`);
             });
           }
           // Saved files are indexed as they change; the server answers meanwhile.
           const watching = flags.watch ? startWatching(engine, flags.verbose ?? false) : null;
           const signal = untilSignal();
+          let failed = false;
           try {
             if (!listen) {
               const { serveStdio } = await import("../../mcp/serve-stdio.js");
-              await serveStdio(engine, signal.stopped);
+              await serveStdio(engine, { until: signal.stopped, stopping: stopping.signal });
               return 0;
             }
             const { serveHttp } = await import("../../mcp/serve-http.js");
             const server = await serveHttp(engine, {
               ...listen,
               token: process.env.CTX_MCP_TOKEN || undefined,
+              stopping: stopping.signal,
             });
             writeErr(`ctx: serving ${engine.root} over MCP at ${server.url}\n`);
             await signal.stopped;
             await server.close();
             return 0;
+          } catch (error) {
+            failed = true;
+            throw error;
           } finally {
+            // Whatever still runs once serving ends (a refresh finishing a file, a
+            // watcher's batch, a git child) may not keep the process: it goes anyway.
+            const exit = () => process.exit(process.exitCode ?? (failed ? 1 : 0));
+            setTimeout(exit, EXIT_GRACE_MS).unref();
+            stopping.abort();
             signal.dispose();
             await (await watching)?.close();
+            while (engine.refreshing) await engine.refresh().catch(() => undefined);
           }
         }),
       ),
