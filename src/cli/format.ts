@@ -24,6 +24,7 @@ export function formatIndexReport(report: IndexReport, indexPath: string): strin
     `Skipped: ${formatSkipped(report.skipped)}`,
     ...secretFilesLines(report.secretFiles),
     ...report.missingRoots.map(missingRootLine),
+    ...cutFilesLines(report.cutFiles),
     `Index: ${indexPath}`,
   ].join("\n");
 }
@@ -43,6 +44,25 @@ function secretFilesLines(byRoot: IndexReport["secretFiles"]): string[] {
   return [
     `Not indexed, holding secrets: ${named.slice(0, SECRET_FILES_SHOWN).join(", ")}${more > 0 ? `, and ${more} more (ctx status --json lists them)` : ""}`,
     "  (never served or sent to a model; [index] include_secrets = true in your own config indexes them)",
+  ];
+}
+
+/** Files indexed in part, named in `ctx index`'s report: at most this many. */
+const CUT_FILES_SHOWN = 10;
+
+/** The files indexed for their first part only, each with how much of it. */
+function cutFilesLines(byRoot: IndexReport["cutFiles"]): string[] {
+  const several = byRoot.length > 1;
+  const named = byRoot.flatMap(({ root, files }) =>
+    files.map(
+      (file) =>
+        `${visible(several ? `${root}/${file.path}` : file.path)} (the first ${formatBytes(file.indexedBytes)} of ${formatBytes(file.size)})`,
+    ),
+  );
+  if (named.length === 0) return [];
+  const more = named.length - CUT_FILES_SHOWN;
+  return [
+    `Indexed in part, too large to index whole: ${named.slice(0, CUT_FILES_SHOWN).join(", ")}${more > 0 ? `, and ${more} more` : ""}`,
   ];
 }
 

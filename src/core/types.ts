@@ -141,5 +141,14 @@ export interface IndexReport {
    * from the project): their documents are kept as last indexed.
    */
   readonly missingRoots: readonly string[];
+  /** Files indexed for their first part only, being over the most one file may give (by root). */
+  readonly cutFiles: readonly { readonly root: string; readonly files: readonly CutFile[] }[];
   readonly elapsedMs: number;
+}
+
+/** A file indexed for its first `indexedBytes` of `size`. */
+export interface CutFile {
+  readonly path: string;
+  readonly indexedBytes: number;
+  readonly size: number;
 }

@@ -2,6 +2,7 @@ import { realpath, stat } from "node:fs/promises";
 import { PathNotFoundError } from "../core/errors.js";
 import type { DocumentToStore, Store } from "../core/store.js";
 import {
+  type CutFile,
   type DocumentState,
   emptySkipCounts,
   type IndexReport,
@@ -168,6 +169,7 @@ export async function indexResources(
   const secretFiles: IndexReport["secretFiles"][number][] = [];
   const resources: IndexReport["resources"][number][] = [];
   const missingRoots: string[] = [];
+  const cutFiles: IndexReport["cutFiles"][number][] = [];
   for (const root of roots) {
     options.signal?.throwIfAborted();
     const scope = options.scope?.get(root);
@@ -187,11 +189,12 @@ export async function indexResources(
     const runSkipped = { ...discovery.skipped };
     const runSecrets = [...discovery.secretFiles];
     const inScope = scope ? scopeTest(scope) : () => true;
+    const runCut: CutFile[] = [];
     await indexFiles(
       resource.id,
       realRoot,
       discovery.files,
-      { skipped: runSkipped, secretFiles: runSecrets },
+      { skipped: runSkipped, secretFiles: runSecrets, cutFiles: runCut },
       counts,
       options,
       inScope,
@@ -204,6 +207,7 @@ export async function indexResources(
     }
     addSkips(skipped, runSkipped);
     if (runSecrets.length > 0) secretFiles.push({ root: realRoot, files: runSecrets });
+    if (runCut.length > 0) cutFiles.push({ root: realRoot, files: runCut });
   }
   options.onFilesWritten?.({
     added: counts.added,
@@ -217,6 +221,7 @@ export async function indexResources(
     skipped,
     secretFiles,
     missingRoots,
+    cutFiles,
     elapsedMs: Math.round(performance.now() - started),
   };
 }
@@ -234,7 +239,15 @@ async function indexFiles(
   resourceId: string,
   root: string,
   files: readonly FileCandidate[],
-  { skipped, secretFiles }: { readonly skipped: SkipCounts; readonly secretFiles: SecretFile[] },
+  {
+    skipped,
+    secretFiles,
+    cutFiles,
+  }: {
+    readonly skipped: SkipCounts;
+    readonly secretFiles: SecretFile[];
+    readonly cutFiles: CutFile[];
+  },
   counts: Counts,
   options: IndexOptions,
   inScope: (relPath: string) => boolean,
@@ -294,6 +307,10 @@ async function indexFiles(
       await apply(prepared, file, previous, resourceId, skipped, counts, stale, store, batch);
       if (prepared.status === "secret")
         secretFiles.push({ path: file.relPath, found: prepared.found });
+      if (prepared.status === "chunked" && prepared.indexedBytes < prepared.bytes) {
+        const { indexedBytes, bytes: size } = prepared;
+        cutFiles.push({ path: file.relPath, indexedBytes, size });
+      }
       if (done % 64 === 0) {
         options.onProgress?.({ phase: "index", root, done, total: toRead.length });
         // Files prepared in this thread resolve as microtasks, which starve the event

@@ -1,10 +1,9 @@
-import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
 import type { FileGraph } from "../core/graph.js";
 import type { ChunkToStore } from "../core/store.js";
 import { findCertainSecret } from "../secrets/find-secrets.js";
 import type { DocumentChunker } from "./chunk/chunk-document.js";
 import { decodeText } from "./hydrate/decode-text.js";
+import { readSource } from "./read-source.js";
 import { withSearchText } from "./search-text.js";
 
 export interface PrepareTask {
@@ -25,6 +24,8 @@ export type PreparedDocument =
   | {
       readonly status: "chunked";
       readonly bytes: number;
+      /** Bytes of it indexed: fewer than `bytes` for a file cut at read-source's bound. */
+      readonly indexedBytes: number;
       readonly hash: string;
       readonly language: string;
       readonly chunks: ChunkToStore[];
@@ -40,29 +41,27 @@ export async function prepareDocument(
   chunker: DocumentChunker,
   contexts: InlineContexts,
 ): Promise<PreparedDocument> {
-  let bytes: Buffer;
-  try {
-    // Synchronous: files are at most the per-file limit, and the promise version
-    // costs four thread-pool round trips per file.
-    bytes = readFileSync(task.absPath);
-  } catch {
-    return { status: "unreadable" };
-  }
-  const decoded = decodeText(bytes);
-  if ("binary" in decoded) return { status: "binary", bytes: bytes.length };
-  const hash = createHash("sha1").update(bytes).digest("hex");
-  if (hash === task.previousHash) return { status: "unchanged", bytes: bytes.length, hash };
+  // Synchronous: the promise version costs four thread-pool round trips per file.
+  const read = readSource(task.absPath);
+  if (read === null) return { status: "unreadable" };
+  const { size, hash } = read;
+  // Not `read` past here: its bytes are let go once decoded.
+  const indexedBytes = read.bytes.length;
+  const decoded = decodeText(read.bytes);
+  if ("binary" in decoded) return { status: "binary", bytes: size };
+  if (hash === task.previousHash) return { status: "unchanged", bytes: size, hash };
   if (task.skipSecrets) {
     const secret = await findCertainSecret(decoded.text, task.relPath);
     if (secret) {
       const line = lineOf(decoded.text, secret.start);
-      return { status: "secret", bytes: bytes.length, found: `${secret.kind} on line ${line}` };
+      return { status: "secret", bytes: size, found: `${secret.kind} on line ${line}` };
     }
   }
   const chunked = await chunker.chunk(task.relPath, decoded.text);
   return {
     status: "chunked",
-    bytes: bytes.length,
+    bytes: size,
+    indexedBytes,
     hash,
     language: chunked.language,
     chunks: withSearchText(

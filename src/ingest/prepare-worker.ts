@@ -17,6 +17,9 @@ parentPort?.on("message", (request: WorkerRequest) => {
   prepareDocument(request.task, chunker, config.contexts).then(
     (result) => parentPort?.postMessage({ id: request.id, result } satisfies WorkerReply),
     (error: unknown) =>
-      parentPort?.postMessage({ id: request.id, error: String(error) } satisfies WorkerReply),
+      parentPort?.postMessage({
+        id: request.id,
+        error: error instanceof Error ? error.message : String(error),
+      } satisfies WorkerReply),
   );
 });

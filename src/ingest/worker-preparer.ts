@@ -54,6 +54,7 @@ export class WorkerPreparer implements DocumentPreparer {
   private readonly pending = new Map<number, Pending>();
   private readonly waiting: { readonly id: number; readonly task: PrepareTask }[] = [];
   private nextId = 0;
+  private closed = false;
 
   private constructor(script: string, count: number, config: WorkerConfig) {
     this.parallelism = count * AHEAD_PER_WORKER;
@@ -62,6 +63,11 @@ export class WorkerPreparer implements DocumentPreparer {
       this.load.set(worker, 0);
       worker.on("message", (reply: WorkerReply) => this.settle(reply));
       worker.on("error", (error) => this.failWorker(worker, error));
+      // A worker that ends without an error (its code called exit) would leave its tasks
+      // unanswered: the run would end as if done, with exit code 0.
+      worker.on("exit", (code) => {
+        if (!this.closed) this.failWorker(worker, new Error(`it exited (code ${code})`));
+      });
       return worker;
     });
   }
@@ -109,6 +115,7 @@ export class WorkerPreparer implements DocumentPreparer {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     await Promise.all(this.workers.map((worker) => worker.terminate()));
   }
 

@@ -35,6 +35,21 @@ const VOWEL = new Uint8Array(128).map((_, code) =>
   "aeiouyAEIOUY".includes(String.fromCharCode(code)) ? 1 : 0,
 );
 
+/**
+ * Blank runs wider than this (spaces, a tab counted as eight) cost a token per
+ * 128 spaces or 16 tabs, as o200k's longest blank tokens hold: a line of a
+ * million spaces or tabs was estimated at one token and became one chunk of a
+ * megabyte. Alignment in code stays under it and costs one as before (a run of
+ * 256 spaces or 32 tabs is two tokens), so ordinary files chunk as they did.
+ */
+const LONG_BLANK_WIDTH = 256;
+
+/** Tokens of a blank run of `blank` characters, `tabs` of them tabs, that does not join what follows. */
+function blankCost(blank: number, tabs: number): number {
+  const width = blank + 7 * tabs;
+  return width > LONG_BLANK_WIDTH ? Math.ceil(width / 128) : 1;
+}
+
 const scratch: TextShape = { letters: 0, vowels: 0, longestRun: 0, wide: 0, unknownLetters: 0 };
 
 /**
@@ -43,7 +58,8 @@ const scratch: TextShape = { letters: 0, vowels: 0, longestRun: 0, wide: 0, unkn
  * case ("getHttp" → "get", "Http") and costs a token per four letters (an
  * all-capitals run one per three); digit runs cost one per three digits;
  * punctuation one each; a character outside ASCII one and a half. A space or tab
- * just before a letter or punctuation joins that piece; other blank runs cost one.
+ * just before a letter or punctuation joins that piece; other blank runs cost one,
+ * or one per 128 spaces or 16 tabs past LONG_BLANK_WIDTH.
  */
 export function estimateTokens(text: string): number {
   return estimateWithShape(text, scratch);
@@ -65,6 +81,7 @@ export function estimateWithShape(
   let runClass = 0;
   let upperOnly = true;
   let blank = 0;
+  let tabs = 0;
   let letters = 0;
   let vowels = 0;
   let base64Run = 0;
@@ -92,13 +109,15 @@ export function estimateWithShape(
       run = 0;
       runClass = 0;
       blank++;
+      if (code === 9) tabs++;
       continue;
     }
     if (blank > 0) {
       // The last blank joins a following letter or punctuation piece.
       const joins = kind === LOWER || kind === UPPER || kind === OTHER;
-      tokens += joins && blank === 1 ? 0 : 1;
+      tokens += joins && blank === 1 ? 0 : blankCost(blank, tabs);
       blank = 0;
+      tabs = 0;
     }
     if (kind === LOWER || kind === UPPER) {
       const continues =
@@ -136,7 +155,7 @@ export function estimateWithShape(
   shape.longestRun = Math.max(longestRun, base64Run);
   shape.wide = wide;
   shape.unknownLetters = unknown + unknownRun(run, runClass, word, vocabulary);
-  tokens += runCost(run, runClass, upperOnly) + (blank > 0 ? 1 : 0);
+  tokens += runCost(run, runClass, upperOnly) + (blank > 0 ? blankCost(blank, tabs) : 0);
   return Math.ceil(tokens);
 }
 

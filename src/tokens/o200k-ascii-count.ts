@@ -58,7 +58,7 @@ export function countAsciiRange(
     tokens +=
       pieceEnd - at === 1 || table.rankOfAscii(text, at, pieceEnd) >= 0
         ? 1
-        : pieceTokens(table, text.slice(at, pieceEnd));
+        : pieceTokens(table, text.slice(at, pieceEnd), limit - tokens);
     at = pieceEnd;
   }
   return tokens;

@@ -7,24 +7,26 @@ import { isPieceBoundary } from "./piece-boundaries.js";
 
 const NON_ASCII = /[\u0080-\uffff]/g;
 
-/** The last piece boundary at or before `index`, not before `floor`. */
+/**
+ * The last piece boundary at or before `index`, not before `floor`. Scans no
+ * further back than `floor` (what the caller has counted), and the next helper
+ * no further ahead than its ceiling: searching the whole text for a line break
+ * from each character outside ASCII was quadratic on a long line or on lines
+ * that each start with one.
+ */
 function boundaryBefore(text: string, index: number, floor: number): number {
-  let lineStart = text.lastIndexOf("\n", index - 1) + 1;
-  while (lineStart > floor) {
-    if (isPieceBoundary(text, lineStart)) return lineStart;
-    lineStart = lineStart >= 2 ? text.lastIndexOf("\n", lineStart - 2) + 1 : 0;
+  for (let at = index - 1; at >= floor; at--) {
+    if (text.charCodeAt(at) === 10 && isPieceBoundary(text, at + 1)) return at + 1;
   }
   return floor;
 }
 
-/** The first piece boundary after `index`, or the text's end. */
-function boundaryAfter(text: string, index: number): number {
-  let lineBreak = text.indexOf("\n", index);
-  while (lineBreak >= 0) {
-    if (isPieceBoundary(text, lineBreak + 1)) return lineBreak + 1;
-    lineBreak = text.indexOf("\n", lineBreak + 1);
+/** The first piece boundary after `index`, or `ceiling` when there is none before it. */
+function boundaryAfter(text: string, index: number, ceiling: number): number {
+  for (let at = index; at + 1 < ceiling; at++) {
+    if (text.charCodeAt(at) === 10 && isPieceBoundary(text, at + 1)) return at + 1;
   }
-  return text.length;
+  return ceiling;
 }
 
 /**
@@ -79,7 +81,7 @@ function countUpTo(text: string, limit: number): number {
     if (wide === null)
       return tokens + countAsciiRange(table, text, at, text.length, limit - tokens);
     const from = Math.max(boundaryBefore(text, wide.index, at), spaceBefore(text, wide.index, at));
-    const to = Math.min(boundaryAfter(text, wide.index), spaceAfter(text, wide.index));
+    const to = boundaryAfter(text, wide.index, spaceAfter(text, wide.index));
     if (from > at) tokens += countAsciiRange(table, text, at, from, limit - tokens);
     if (tokens > limit) break;
     const span = from === 0 && to === text.length ? text : text.slice(from, to);

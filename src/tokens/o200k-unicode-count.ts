@@ -26,7 +26,10 @@ export function countUnicode(table: O200kTable, text: string, limit: number): nu
   let tokens = 0;
   for (const match of text.matchAll(O200K_PIECES)) {
     const piece = match[0];
-    tokens += piece.length === 1 && piece.charCodeAt(0) < 128 ? 1 : pieceTokens(table, piece);
+    tokens +=
+      piece.length === 1 && piece.charCodeAt(0) < 128
+        ? 1
+        : pieceTokens(table, piece, limit - tokens);
     if (tokens > limit) break;
   }
   return tokens;

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { o200kCounter } from "../../src/tokens/o200k-counter.js";
+import { MAX_PIECE_LENGTH } from "../../src/tokens/o200k-merge.js";
 import { O200kTable, o200kRanks } from "../../src/tokens/o200k-table.js";
 import { o200kWordsFromTable, readWordsFile, wordsFile } from "../../src/tokens/o200k-words.js";
 import { WORD_HASH_START, wordHashEnd, wordHashStep } from "../../src/tokens/word-hash.js";
@@ -168,6 +169,63 @@ describe("o200kCounter", () => {
 
   it("merges long pieces that are not one token as BPE does", () => {
     for (const text of ["x".repeat(300), "ab".repeat(500), "=".repeat(257), " ".repeat(1000)]) {
+      expect(o200kCounter.count(text)).toBe(reference(text));
+    }
+  });
+
+  it("merges pieces of every length up to thousands of bytes exactly as BPE does", () => {
+    let state = 11;
+    const pick = (from: string) => {
+      state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+      return from[(state >>> 8) % from.length] as string;
+    };
+    const piece = (alphabet: string, length: number) =>
+      Array.from({ length }, () => pick(alphabet)).join("");
+    for (const length of [90, 97, 150, 600, 3000]) {
+      for (const text of [
+        piece("abcdefghijklmnopqrstuvwxyz", length),
+        piece("etaoin", length),
+        "ab".repeat(length),
+        piece("=-+*<>", length),
+        piece("\n \t", length),
+        [...piece("😀😁😂🤣", length)].join(""),
+        piece("日本語中文字", length),
+      ]) {
+        expect(o200kCounter.count(text), `${length}: ${text.slice(0, 12)}`).toBe(reference(text));
+      }
+    }
+    // One identifier of 20,000 letters (the reference takes about a second on it).
+    const identifier = piece("abcdefghijklmnopqrstuvwxyz", 20_000);
+    expect(o200kCounter.count(identifier)).toBe(reference(identifier));
+  });
+
+  it("counts a piece longer than the bound as its parts, and stops early on it", () => {
+    const letters = "qwertyuiopasdfghjklzxcvbnm";
+    const long = Array.from({ length: 2 * MAX_PIECE_LENGTH + 777 }, (_, i) =>
+      letters.charAt((i * i + 3 * i) % letters.length),
+    ).join("");
+    const parts = [0, 1, 2].map((part) =>
+      long.slice(part * MAX_PIECE_LENGTH, (part + 1) * MAX_PIECE_LENGTH),
+    );
+    expect(o200kCounter.count(long)).toBe(
+      parts.reduce((sum, part) => sum + o200kCounter.count(part), 0),
+    );
+    expect(o200kCounter.countUpTo?.(long, 800)).toBe(801);
+    // One punctuation piece past the bound, with a surrogate pair across it: the pair stays whole.
+    const marks = "!".repeat(MAX_PIECE_LENGTH - 1);
+    expect(o200kCounter.count(`${marks}😀😀`)).toBe(
+      o200kCounter.count(marks) + o200kCounter.count("😀😀"),
+    );
+  });
+
+  // Each character outside ASCII looked for the next line break (or the previous) over the
+  // whole text: 256 KB of such lines took 15 s.
+  it("counts lines that each start outside ASCII exactly, in time linear in their number", () => {
+    for (const text of [
+      "日 a b c\n".repeat(32_000),
+      "é x ".repeat(64_000),
+      "— a\n/b\n".repeat(20_000),
+    ]) {
       expect(o200kCounter.count(text)).toBe(reference(text));
     }
   });

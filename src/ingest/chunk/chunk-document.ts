@@ -1,3 +1,4 @@
+import { CtxError } from "../../core/errors.js";
 import type { FileGraph } from "../../core/graph.js";
 import type { TokenCounter } from "../../core/token-counter.js";
 import type { ChunkDraft } from "../../core/types.js";
@@ -8,10 +9,19 @@ import { type ChunkLimits, DEFAULT_CHUNK_LIMITS } from "./draft-builder.js";
 import { GRAMMARS, languageOf } from "./languages.js";
 import { LineText } from "./line-text.js";
 import { chunkMarkdown } from "./markdown-chunker.js";
-import { parseSource } from "./parse-source.js";
+import { isParserAbort, parseSource } from "./parse-source.js";
 import { TokenMeter } from "./token-meter.js";
 import { parserFor } from "./tree-sitter-loader.js";
 import { chunkWindows } from "./window-chunker.js";
+
+/**
+ * Texts longer than this (characters) are not parsed: they are chunked in line
+ * windows, with no code graph. tree-sitter's tree lives in WebAssembly memory,
+ * which grows to some fifty times the text and is never given back to the
+ * system: a 30 MB file took 1.7 GB, a 300 MB one ran it out of memory. Hand
+ * written sources stay far below (the default size limit is 256 KB).
+ */
+export const MAX_PARSED_CHARS = 2 * 1024 * 1024;
 
 export interface ChunkedDocument {
   readonly language: string;
@@ -38,7 +48,7 @@ export class DocumentChunker {
     /** The root's tsconfig paths and baseUrl, for imports that name them. */
     private readonly aliases: PathAliases | null = null,
   ) {
-    this.meter = new TokenMeter(counter);
+    this.meter = new TokenMeter(counter, limits.maxTokens);
   }
 
   async chunk(relPath: string, content: string): Promise<ChunkedDocument> {
@@ -55,7 +65,7 @@ export class DocumentChunker {
       };
     }
     const grammar = GRAMMARS[language];
-    const parser = parserFor(language);
+    const parser = content.length <= MAX_PARSED_CHARS ? parserFor(language) : null;
     if (grammar && parser) {
       const parsed = await this.parseAndChunk(
         await parser,
@@ -92,11 +102,30 @@ export class DocumentChunker {
         ? extractGraph(tree.rootNode, language, relPath, content, this.aliases)
         : null;
       return { chunks, graph };
-    } catch {
+    } catch (error) {
+      // The parser aborted (out of memory): it is unusable in this thread from now on.
+      if (isParserAbort(error)) throw new ParserAbortedError(relPath, content.length);
       // A grammar that cannot read the file is no reason to lose it: use windows.
       return null;
     } finally {
-      tree?.delete();
+      try {
+        tree?.delete();
+      } catch {
+        // After an abort the tree is gone with the parser's memory.
+      }
     }
+  }
+}
+
+/**
+ * The syntax parser gave up on a file: one line that names it, failing the run
+ * rather than going on with a parser that can no longer be trusted.
+ */
+export class ParserAbortedError extends CtxError {
+  constructor(relPath: string, chars: number) {
+    super(
+      "parser_aborted",
+      `the syntax parser ran out of memory on ${relPath} (${chars} characters): add it to .ctxignore, or lower [hydration] max_file_bytes`,
+    );
   }
 }

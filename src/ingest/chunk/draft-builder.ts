@@ -120,7 +120,7 @@ export class DraftBuilder {
       const contentTokens =
         draft.tokens ??
         (draft.piece !== null
-          ? this.meter.measure(draft.piece, maxTokens)
+          ? this.meter.measurePiece(draft.piece, maxTokens)
           : this.meter.measureLines(this.text, draft.start, draft.end, maxTokens));
       const tokens = contentTokens + (draft.header.length > 0 ? draft.headerTokens + 1 : 0);
       return {
@@ -231,7 +231,10 @@ export class DraftBuilder {
       return;
     }
     for (const piece of this.meter.cut(this.text.lines[start - 1] ?? "", budget)) {
-      this.add(start, end, options, header, piece, null);
+      // A run of blanks inside the line is nothing to find (the line holds more than blanks).
+      if (piece.text.trim().length === 0) continue;
+      // Priced again in finish(), against the whole limit rather than this part's budget.
+      this.add(start, end, options, header, piece.text, null);
     }
   }
 

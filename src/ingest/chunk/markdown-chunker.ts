@@ -17,6 +17,13 @@ const SETEXT_H1 = /^ {0,3}=+[ \t]*$/;
 const SETEXT_H2 = /^ {0,3}-+[ \t]*$/;
 
 /**
+ * Longer lines are never headings. ATX's lazy title backtracks over blank runs
+ * (quadratic: "# x", a million spaces, "y" would take hours), and a heading
+ * is repeated in every part of its section.
+ */
+const MAX_HEADING_CHARS = 1024;
+
+/**
  * Chunks Markdown by headings: each section (a heading and the text up to the
  * next heading) is a chunk whose symbol is its heading chain ("Install > Linux"),
  * whose parent is the enclosing section, and whose continuation parts repeat the
@@ -69,7 +76,7 @@ function findHeadings(text: LineText): Heading[] {
       else if (marker[0] === fence[0] && marker.length >= fence.length) fence = null;
       return;
     }
-    if (fence !== null) return;
+    if (fence !== null || line.length > MAX_HEADING_CHARS) return;
     const atx = ATX.exec(line);
     if (atx) {
       headings.push({

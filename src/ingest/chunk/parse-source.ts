@@ -21,7 +21,9 @@ export function parseSource(parser: Parser, language: string, source: string): T
   let again: Tree | null = null;
   try {
     again = parser.parse(separated);
-  } catch {
+  } catch (error) {
+    // After an abort nothing of the parser's memory, this tree included, can be used.
+    if (isParserAbort(error)) throw error;
     // The first tree is still of use; the caller deletes it.
   }
   if (!again) return tree;
@@ -31,6 +33,13 @@ export function parseSource(parser: Parser, language: string, source: string): T
   }
   again.delete();
   return tree;
+}
+
+/** What web-tree-sitter throws when its WebAssembly runtime aborts (an allocation failed): a RuntimeError. */
+export function isParserAbort(error: unknown): boolean {
+  return (
+    error instanceof Error && error.name === "RuntimeError" && error.message.startsWith("Aborted(")
+  );
 }
 
 /** The source with `;` in place of the first indenting space of each `<` line that follows a finished one. */

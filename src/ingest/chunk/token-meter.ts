@@ -1,5 +1,6 @@
 import type { TokenCounter, WordVocabulary } from "../../core/token-counter.js";
 import { estimateWithShape, type TextShape } from "../../tokens/estimate-counter.js";
+import { DEFAULT_CHUNK_LIMITS } from "./draft-builder.js";
 import type { LineText } from "./line-text.js";
 
 /**
@@ -62,10 +63,28 @@ function isIrregular(seen: TextShape): boolean {
   );
 }
 
+/** A piece of one over-long line, with its measured tokens. */
+export interface LinePiece {
+  readonly text: string;
+  readonly tokens: number;
+}
+
 export class TokenMeter {
   private words: WordVocabulary | null | undefined;
+  /**
+   * Line costs stop here: a sum of line costs over SURELY_OVER_RATIO times any
+   * limit means "too large" without an exact count, so a line of a megabyte
+   * with no break (a long identifier, minified code) is not counted whole.
+   */
+  private readonly lineCostCap: number;
 
-  constructor(private readonly exact: TokenCounter) {}
+  constructor(
+    private readonly exact: TokenCounter,
+    /** The largest limit anything is measured against. */
+    maxTokens = DEFAULT_CHUNK_LIMITS.maxTokens,
+  ) {
+    this.lineCostCap = Math.ceil(maxTokens * SURELY_OVER_RATIO) + 1;
+  }
 
   /** Built on first use: a run with nothing to read never loads the vocabulary. */
   private get vocabulary(): WordVocabulary | null {
@@ -76,7 +95,7 @@ export class TokenMeter {
   /** Cost of one line for LineText: the estimate, or the exact count where the estimate can be far under. */
   readonly lineCost = (line: string): number => {
     const estimate = estimateWithShape(line, shape, this.vocabulary);
-    return isIrregular(shape) ? this.exact.count(line) : estimate;
+    return isIrregular(shape) ? this.exactUpTo(line, this.lineCostCap) : estimate;
   };
 
   /**
@@ -88,6 +107,20 @@ export class TokenMeter {
     // SAFE_RATIO already covers base64 and scrambled text, not unfamiliar text.
     const trusted = estimate * SAFE_RATIO <= limit && !isUnfamiliar(shape);
     return trusted ? estimate : this.exactUpTo(text, limit);
+  }
+
+  /**
+   * `measure` for a piece of one over-long line, counted exactly where it is
+   * mostly a long run of words the vocabulary does not know: BPE spends a
+   * token per two or three letters of a random identifier, where the estimate
+   * (one per four) would let a piece of twice the limit through.
+   */
+  measurePiece(piece: string, limit: number): number {
+    const estimate = estimateWithShape(piece, shape, this.vocabulary);
+    const unknownRun =
+      shape.longestRun >= 40 && shape.unknownLetters > shape.letters * MAX_UNKNOWN_WORD_SHARE;
+    const trusted = estimate * SAFE_RATIO <= limit && !isUnfamiliar(shape) && !unknownRun;
+    return trusted ? estimate : this.exactUpTo(piece, limit);
   }
 
   /** The exact count when at most `limit`, else a number above it. */
@@ -114,22 +147,23 @@ export class TokenMeter {
 
   /**
    * Cuts text with no line breaks to spare (minified code, data) into pieces
-   * that fit, down to single characters (rare ones cost BPE several tokens
-   * each), never inside a surrogate pair.
+   * that fit, each with its tokens, down to single characters (rare ones cost
+   * BPE several tokens each), never inside a surrogate pair.
    */
-  cut(text: string, budget: number): string[] {
-    const pieces: string[] = [];
+  cut(text: string, budget: number): LinePiece[] {
+    const pieces: LinePiece[] = [];
     let size = Math.max(16, budget * 2);
     let rest = text;
     while (rest.length > 0) {
       const end = characterBoundary(rest, Math.min(size, rest.length));
       const piece = rest.slice(0, end);
       const oneCharacter = end <= (isHighSurrogate(rest.charCodeAt(0)) ? 2 : 1);
-      if (!oneCharacter && !this.fits(piece, budget)) {
+      const tokens = this.measurePiece(piece, budget);
+      if (!oneCharacter && tokens > budget) {
         size = Math.max(1, Math.floor(end / 2));
         continue;
       }
-      pieces.push(piece);
+      pieces.push({ text: piece, tokens });
       rest = rest.slice(piece.length);
     }
     return pieces;

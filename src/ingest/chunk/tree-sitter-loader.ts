@@ -28,7 +28,13 @@ const parsers = new Map<string, Promise<Parser>>();
  */
 export function initializeTreeSitter(): Promise<boolean> {
   initialized ??= (async () => {
-    const module: Record<string, unknown> = {};
+    // An abort is reported as an error naming the file (chunk-document.ts), not as
+    // emscripten's bare "Aborted()" line; anything else it prints still shows.
+    const module: Record<string, unknown> = {
+      printErr: (line: string) => {
+        if (!line.startsWith("Aborted(")) process.stderr.write(`${line}\n`);
+      },
+    };
     await Parser.init(module);
     enableNodeSearch(module);
     return shortcutTransfers(module);

@@ -30,7 +30,8 @@ export function chunkWindows(text: LineText, limits: ChunkLimits, meter: TokenMe
     } else {
       // One line longer than the limit: cut it into pieces by characters.
       for (const piece of meter.cut(content, maxTokens)) {
-        chunks.push(window(start, end, piece, meter.measure(piece, maxTokens)));
+        // A run of blanks inside the line is nothing to find.
+        if (piece.text.trim().length > 0) chunks.push(window(start, end, piece.text, piece.tokens));
       }
     }
     if (end >= text.count) break;
