@@ -1,5 +1,5 @@
 import { UsageError } from "../core/errors.js";
-import type { ContextFragment } from "../core/fragment.js";
+import type { ContextFragment, DetailDepth } from "../core/fragment.js";
 import type { RankExplanation, RankFeature } from "../core/rank-signals.js";
 import type { StrategyRun } from "../strategies/provenance.js";
 import { jsonText, visibleLine, visibleText } from "../text/visible-text.js";
@@ -132,7 +132,7 @@ function markdownRenderer({ explain, runs }: RenderOptions): Renderer {
     : "";
   return {
     format: "markdown",
-    prefix: (task) => `# Context for: ${visibleLine(oneLine(task))}\n\n${preamble}`,
+    prefix: (task) => `# Context for: ${visibleLine(taskHeading(task))}\n\n${preamble}`,
     block: (fragment) => {
       const symbol = fragment.symbol ? ` — ${visibleLine(fragment.symbol)}` : "";
       const depth = fragment.detailDepth === "full" ? "" : `, ${fragment.detailDepth} only`;
@@ -171,7 +171,7 @@ function xmlRenderer({ explain, runs }: RenderOptions): Renderer {
     : "";
   return {
     format: "xml",
-    prefix: (task) => `<context task="${xmlAttribute(task)}">\n${preamble}`,
+    prefix: (task) => `<context task="${xmlAttribute(taskHeading(task))}">\n${preamble}`,
     block: (fragment) => {
       const { source } = fragment;
       const where =
@@ -208,7 +208,7 @@ function jsonRenderer({ explain, runs }: RenderOptions): Renderer {
   return {
     format: "json",
     prefix: (task, budget, tokensUsed) =>
-      `{"task":${jsonText(task)},"budget":${budget},"tokensUsed":${tokensUsed},${provenance}"fragments":[`,
+      `{"task":${jsonText(taskHeading(task))},"budget":${budget},"tokensUsed":${tokensUsed},${provenance}"fragments":[`,
     block: (fragment) => {
       const { source } = fragment;
       const file = source.kind === "file";
@@ -219,6 +219,7 @@ function jsonRenderer({ explain, runs }: RenderOptions): Renderer {
         endLine: file ? source.endLine : 0,
         score: Number(formatScore(fragment.score)),
         tokens: fragment.tokens,
+        depth: DEPTH_NAMES[fragment.detailDepth],
         content: fragment.content,
         ...(source.kind === "commit"
           ? {
@@ -267,6 +268,32 @@ function round2(value: number): string {
 function oneLine(text: string): string {
   return text.replace(/\s+/g, " ").trim();
 }
+
+/** The longest task heading, in characters: a pasted log or a long issue must not eat the budget. */
+export const TASK_HEADING_MAX_CHARS = 200;
+
+/**
+ * What the answer's header shows of the task: its first line that holds
+ * anything, cut to TASK_HEADING_MAX_CHARS with "…". The whole task is still
+ * what is searched; repeating a pasted 8 KB log in the header would spend the
+ * budget on the one text the caller already has.
+ */
+export function taskHeading(task: string): string {
+  const first = task.split(/\r\n|\r|\n/).find((line) => line.trim() !== "") ?? "";
+  const line = oneLine(first);
+  if (line.length <= TASK_HEADING_MAX_CHARS)
+    return first.trim() === task.trim() ? line : `${line} …`;
+  // Never split a surrogate pair at the cut.
+  const head = Array.from(line).slice(0, TASK_HEADING_MAX_CHARS).join("");
+  return `${head}…`;
+}
+
+/** A fragment's detail depth as JSON names it: the whole body, its signature (and doc), or its outline. */
+const DEPTH_NAMES: Record<DetailDepth, "body" | "signature" | "outline"> = {
+  full: "body",
+  signature: "signature",
+  outline: "outline",
+};
 
 /**
  * Content as CDATA: code is full of `<`, `>` and `&`, and CDATA leaves it as written, where

@@ -96,6 +96,7 @@ describe("ctx query under a budget", () => {
         "endLine",
         "score",
         "tokens",
+        "depth",
         "content",
       ]);
       expect(fragment.endLine).toBeGreaterThanOrEqual(fragment.startLine);
