@@ -1,7 +1,20 @@
-import { closeSync, constants, existsSync, fstatSync, openSync, readSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  existsSync,
+  fstatSync,
+  openSync,
+  readFileSync,
+  readSync,
+} from "node:fs";
 import { basename, dirname } from "node:path";
 import Database from "better-sqlite3";
-import { IndexMissingError, SchemaTooNewError, StoreError } from "../../core/errors.js";
+import {
+  IndexMissingError,
+  IndexNotWritableError,
+  SchemaTooNewError,
+  StoreError,
+} from "../../core/errors.js";
 import {
   createPrivateFile,
   makePrivateFolder,
@@ -11,6 +24,7 @@ import {
 } from "../../core/private-files.js";
 import { MIGRATIONS, SCHEMA_VERSION } from "./migrations.js";
 import { registerNameTerm } from "./reference-lists.js";
+import { markReadOnly, type WriteFault, writeFault } from "./write-fault.js";
 import { asIndexError, BUSY_TIMEOUT_MS, inWriteTransaction } from "./write-transaction.js";
 
 const SQLITE_MAGIC = "SQLite format 3\u0000";
@@ -23,11 +37,15 @@ export interface OpenOptions {
 /**
  * Opens (or creates) an index file, checks it is ours and not from a newer
  * version, and brings its schema up to date in one transaction, so a failed
- * migration leaves the file as it was.
+ * migration leaves the file as it was. An index that exists but cannot be
+ * written where it lies (a read-only file system, a full disk: SQLite cannot
+ * even make its journal files) is opened read-only instead (see
+ * `readOnlyFault`), so that queries still answer from it.
  */
 export function openDatabase(file: string, options: OpenOptions): Database.Database {
   const inMemory = file === ":memory:";
-  if (!inMemory && !existsSync(file)) {
+  const existed = !inMemory && existsSync(file);
+  if (!inMemory && !existed) {
     if (!options.create) throw new IndexMissingError(file);
     makePrivateFolder(dirname(file));
     // Created empty (an index to be) with its mode, before SQLite creates it by the umask.
@@ -39,6 +57,9 @@ export function openDatabase(file: string, options: OpenOptions): Database.Datab
   try {
     db = new Database(file);
   } catch (error) {
+    const fault = existed ? writeFault(file) : null;
+    const readOnly = fault ? openReadOnly(file, fault) : null;
+    if (readOnly) return readOnly;
     throw new StoreError(file, `cannot open the index: ${(error as Error).message}`, {
       cause: error,
     });
@@ -56,6 +77,10 @@ export function openDatabase(file: string, options: OpenOptions): Database.Datab
   } catch (caught) {
     db.close();
     const error = asIndexError(db, caught);
+    if (existed && error instanceof IndexNotWritableError) {
+      const readOnly = openReadOnly(file, { reason: error.reason, remedy: error.remedy });
+      if (readOnly) return readOnly;
+    }
     if (error instanceof StoreError) throw error;
     throw new StoreError(
       file,
@@ -63,6 +88,47 @@ export function openDatabase(file: string, options: OpenOptions): Database.Datab
       { cause: error },
     );
   }
+}
+
+/**
+ * The index opened only to read, when it is of this version's schema (one
+ * that is not cannot be brought up to date): through SQLite, which reads the
+ * write-ahead log too where its shared-memory file exists, else (a clean
+ * close left none, and none can be made) from a copy of the file in memory,
+ * which holds every write since the log is merged into the file on close.
+ * Null when neither can be read.
+ */
+function openReadOnly(file: string, fault: WriteFault): Database.Database | null {
+  const opens = [
+    () => new Database(file, { readonly: true, fileMustExist: true }),
+    () => new Database(fileInMemory(file), { readonly: true }),
+  ];
+  for (const open of opens) {
+    let db: Database.Database | null = null;
+    try {
+      db = open();
+      db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+      registerNameTerm(db);
+      if (schemaVersion(db, file) !== SCHEMA_VERSION) {
+        db.close();
+        return null;
+      }
+      markReadOnly(db, file, fault);
+      return db;
+    } catch {
+      db?.close();
+    }
+  }
+  return null;
+}
+
+/** The index file's bytes, marked as a rollback-journal database: in memory there is no write-ahead log. */
+function fileInMemory(file: string): Buffer {
+  const bytes = readFileSync(file);
+  // Header bytes 18 and 19: the file format versions for writing and reading, 2 for WAL.
+  if (bytes[18] === 2) bytes[18] = 1;
+  if (bytes[19] === 2) bytes[19] = 1;
+  return bytes;
 }
 
 /**
