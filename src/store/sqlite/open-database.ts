@@ -6,8 +6,9 @@ import {
   openSync,
   readFileSync,
   readSync,
+  statSync,
 } from "node:fs";
-import { basename, dirname } from "node:path";
+import { basename, dirname, resolve } from "node:path";
 import Database from "better-sqlite3";
 import {
   IndexMissingError,
@@ -28,6 +29,12 @@ import { markReadOnly, type WriteFault, writeFault } from "./write-fault.js";
 import { asIndexError, BUSY_TIMEOUT_MS, inWriteTransaction } from "./write-transaction.js";
 
 const SQLITE_MAGIC = "SQLite format 3\u0000";
+
+// URI file names ("file:/…?immutable=1") are what lets SQLite read a WAL index
+// on a read-only file system or a full disk, where its shared-memory file
+// cannot be made. better-sqlite3 reads this once, as it first loads SQLite
+// (its first `new Database`), which no module does on import.
+process.env.SQLITE_USE_URI ??= "1";
 
 export interface OpenOptions {
   /** Create the file (and its folder) when missing; otherwise a missing file is an error. */
@@ -55,7 +62,7 @@ export function openDatabase(file: string, options: OpenOptions): Database.Datab
   }
   let db: Database.Database;
   try {
-    db = new Database(file);
+    db = new Database(sqlitePath(file));
   } catch (error) {
     const fault = existed ? writeFault(file) : null;
     const readOnly = fault ? openReadOnly(file, fault) : null;
@@ -92,15 +99,17 @@ export function openDatabase(file: string, options: OpenOptions): Database.Datab
 
 /**
  * The index opened only to read, when it is of this version's schema (one
- * that is not cannot be brought up to date): through SQLite, which reads the
- * write-ahead log too where its shared-memory file exists, else (a clean
- * close left none, and none can be made) from a copy of the file in memory,
- * which holds every write since the log is merged into the file on close.
- * Null when neither can be read.
+ * that is not cannot be brought up to date). Through SQLite, which reads the
+ * write-ahead log too where its shared-memory file exists (a run that
+ * stopped left them); else (a clean close merged the log into the file and
+ * removed both, and they cannot be made again) as an immutable file, which
+ * needs neither; else, where URI file names are off, from a copy in memory
+ * of an index of at most `MAX_COPY_BYTES`. Null when none of these reads it.
  */
 function openReadOnly(file: string, fault: WriteFault): Database.Database | null {
   const opens = [
-    () => new Database(file, { readonly: true, fileMustExist: true }),
+    () => new Database(sqlitePath(file), { readonly: true, fileMustExist: true }),
+    () => new Database(immutableUri(file), { readonly: true, fileMustExist: true }),
     () => new Database(fileInMemory(file), { readonly: true }),
   ];
   for (const open of opens) {
@@ -122,8 +131,29 @@ function openReadOnly(file: string, fault: WriteFault): Database.Database | null
   return null;
 }
 
+/** An index larger than this is not copied into memory to be read (see openReadOnly). */
+const MAX_COPY_BYTES = 256 * 1024 * 1024;
+
+/** The file as an SQLite URI that opens it immutable: no locks, no journal files. */
+function immutableUri(file: string): string {
+  const escaped = resolve(file).replace(
+    /[%?#]/g,
+    (char) => `%${char.charCodeAt(0).toString(16).padStart(2, "0")}`,
+  );
+  return `file:${escaped}?immutable=1`;
+}
+
+/**
+ * A file name as SQLite is to read it: a relative name that happens to start
+ * with "file:" is not taken for a URI (see the SQLITE_USE_URI line above).
+ */
+function sqlitePath(file: string): string {
+  return file.startsWith("file:") ? `./${file}` : file;
+}
+
 /** The index file's bytes, marked as a rollback-journal database: in memory there is no write-ahead log. */
 function fileInMemory(file: string): Buffer {
+  if (statSync(file).size > MAX_COPY_BYTES) throw new Error("too large to copy into memory");
   const bytes = readFileSync(file);
   // Header bytes 18 and 19: the file format versions for writing and reading, 2 for WAL.
   if (bytes[18] === 2) bytes[18] = 1;
