@@ -25,7 +25,10 @@ export interface SearchText {
 }
 
 export interface ChunkToStore extends ChunkDraft {
-  /** sha1 of the content: part of the context cache key. */
+  /**
+   * `chunkChecksum(content)`: part of the context cache key, and checked when
+   * the chunk is served (one that does not match is left out as damaged).
+   */
   readonly hash: string;
   /** The context indexed with the chunk, null when contexts are off. */
   readonly context: string | null;
