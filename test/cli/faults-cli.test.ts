@@ -128,6 +128,9 @@ ctx query query --format json "${task}"
 ctx no-refresh query --no-refresh --format json "${task}"
 ctx search search refund
 ctx index index
+ctx watch watch --no-refresh
+# Stopped by SIGINT after a few seconds: what matters is what it said on the way.
+timeout -s INT 6 node "$CLI" serve --http 127.0.0.1:0 >/dev/null 2>"$RESULTS/serve.err" || true
 `,
         repo.root,
         env,
@@ -148,6 +151,21 @@ ctx index index
         expect.stringContaining(
           "index.db: cannot write the index: it lies on a read-only file system; make that file system writable",
         ),
+      ]);
+      const watch = run.step("watch");
+      expect(watch.code).toBe(1);
+      expect(lines(watch)).toEqual([
+        expect.stringMatching(
+          /index\.db: cannot watch: the index was opened read-only: it lies on a read-only file system$/,
+        ),
+      ]);
+      // Served as it is: no refresh or watcher failing on every change.
+      const served = readFileSync(join(run.results, "serve.err"), "utf8").trim().split("\n");
+      expect(served).toEqual([
+        expect.stringMatching(
+          /index\.db: serving the index as it is, not refreshed or watched: opened read-only: it lies on a read-only file system$/,
+        ),
+        expect.stringMatching(/^ctx: serving .* over MCP at http:\/\/127\.0\.0\.1:\d+/),
       ]);
       // Writable again (outside the namespace it always was): the next run goes on.
       writeFileSync(join(repo.root, "src", "more.ts"), "export const more = 1;\n");

@@ -28,7 +28,12 @@ export function inMountNamespace(
   script: string,
   cwd: string,
   env: NodeJS.ProcessEnv = {},
-): { readonly step: (name: string) => CliResult; readonly output: string } {
+): {
+  readonly step: (name: string) => CliResult;
+  readonly output: string;
+  /** The folder the steps' results are written to (`$RESULTS` in the script). */
+  readonly results: string;
+} {
   const results = tempDir("ctx-steps-");
   const prelude = `
 ctx() {
@@ -48,6 +53,7 @@ ctx() {
   if (run.status !== 0) throw new Error(`the script failed (${run.status}): ${output}`);
   return {
     output,
+    results,
     step(name) {
       const file = (ext: string) => join(results, `${name}.${ext}`);
       if (!existsSync(file("code"))) throw new Error(`no step ${name} ran: ${output}`);

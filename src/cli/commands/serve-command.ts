@@ -46,14 +46,22 @@ export function registerServeCommand(
       run(() =>
         withEngine(dbOption(flags), async (engine) => {
           const listen = flags.http ? parseListen(flags.http) : null;
-          if (flags.refresh) {
+          // An index that cannot be written (a full disk, a read-only file system) is served as it is.
+          const { readOnly } = engine.store;
+          if (readOnly !== null) {
+            writeErr(
+              `ctx: ${engine.indexPath}: serving the index as it is, not refreshed or watched: opened read-only: ${readOnly}\n`,
+            );
+          }
+          if (flags.refresh && readOnly === null) {
             // Agents get answers at once from what is indexed; the refresh commits file by file.
             engine.refresh().catch((error: unknown) => {
               writeErr(`ctx: refreshing the index failed: ${(error as Error).message}\n`);
             });
           }
           // Saved files are indexed as they change; the server answers meanwhile.
-          const watching = flags.watch ? startWatching(engine, flags.verbose ?? false) : null;
+          const watching =
+            flags.watch && readOnly === null ? startWatching(engine, flags.verbose ?? false) : null;
           const signal = untilSignal();
           try {
             if (!listen) {
