@@ -131,7 +131,8 @@ export class SqliteStore extends SqliteHistoryAndPlans implements Store {
 
   static open(file: string, options: SqliteStoreOptions): SqliteStore {
     const db = openDatabase(file, { create: options.create });
-    // Other threads cannot open an index read from a copy in memory.
+    // Search threads open the file by its name, which an index opened read-only (immutable, or
+    // copied into memory) cannot be read by: they search on this thread.
     const threads = readOnlyFault(db) ? 1 : options.searchThreads;
     return new SqliteStore(
       file,
