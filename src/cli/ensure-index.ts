@@ -1,4 +1,4 @@
-import { IndexBusyError } from "../core/errors.js";
+import { IndexBusyError, IndexNotWritableError } from "../core/errors.js";
 import type { ContextEngine } from "../engine/context-engine.js";
 import { formatIndexReport, missingRootLine } from "./format.js";
 import { formatContexts } from "./format-contexts.js";
@@ -13,15 +13,25 @@ import { indexProgressReporter } from "./progress.js";
  */
 export async function ensureIndex(engine: ContextEngine, refresh: boolean): Promise<void> {
   const resources = await engine.store.listResources();
+  const { readOnly } = engine.store;
+  if (resources.length > 0 && readOnly !== null) {
+    writeErr(
+      `ctx: ${engine.indexPath}: answering from the index as it is, opened read-only: ${readOnly}\n`,
+    );
+    return;
+  }
   if (resources.length > 0 && !refresh) return;
   const progress = indexProgressReporter(true);
   try {
     const report = await interruptible((signal) =>
       engine.index(undefined, { onProgress: progress.onProgress, embed: false, signal }),
-    ).catch((error: unknown) => {
+    ).catch((caught: unknown) => {
       // An index that exists can still answer: a refresh that could not get the
-      // write lock (another process writing for long) is worth a warning, not a failure.
-      if (resources.length === 0 || !(error instanceof IndexBusyError)) throw error;
+      // write lock (another process writing for long) or could not write (a full
+      // disk) is worth a warning, not a failure.
+      const error = engine.store.explainFailure(caught);
+      const answerable = error instanceof IndexBusyError || error instanceof IndexNotWritableError;
+      if (resources.length === 0 || !answerable) throw error;
       progress.stop();
       writeErr(`ctx: not refreshed, answering from the index as it is: ${error.message}\n`);
       return null;

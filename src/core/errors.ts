@@ -69,6 +69,28 @@ export class IndexCorruptError extends StoreError {
   }
 }
 
+/**
+ * The index cannot be written where it lies: a full disk, a read-only file
+ * system, a folder this user cannot write. What was written before is kept,
+ * and a query answers from it as it is.
+ */
+export class IndexNotWritableError extends StoreError {
+  /** What is wrong, in a few words ("the disk is full"). */
+  readonly reason: string;
+  /** What to do about it. */
+  readonly remedy: string;
+
+  constructor(location: string, reason: string, remedy: string, options?: { cause?: unknown }) {
+    super(
+      location,
+      `cannot write the index: ${reason}; ${remedy} (what was written before is kept)`,
+      options,
+    );
+    this.reason = reason;
+    this.remedy = remedy;
+  }
+}
+
 /** The index was written by a newer Context Engine than this one. */
 export class SchemaTooNewError extends StoreError {
   constructor(location: string, found: number, supported: number) {

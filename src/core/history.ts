@@ -159,7 +159,10 @@ export interface CommitIdentifiers {
 
 /** What the index keeps of a resource's history, and how it is changed. */
 export interface HistoryStore extends HistoryBackend {
-  /** Shas of the stored commits of a resource. */
+  /**
+   * Shas of the stored commits of a resource in the order they were stored
+   * (what ties between commits of one second are broken by).
+   */
   listCommitShas(resourceId: string): Promise<string[]>;
   /**
    * Shas of the `count` oldest stored commits, and of any committed before

@@ -25,7 +25,10 @@ export interface SearchText {
 }
 
 export interface ChunkToStore extends ChunkDraft {
-  /** sha1 of the content: part of the context cache key. */
+  /**
+   * `chunkChecksum(content)`: part of the context cache key, and checked when
+   * the chunk is served (one that does not match is left out as damaged).
+   */
   readonly hash: string;
   /** The context indexed with the chunk, null when contexts are off. */
   readonly context: string | null;
@@ -156,6 +159,12 @@ export interface IndexingLock {
 export interface Store extends TextBackend, GraphBackend, HistoryStore, PlanStore {
   /** Where the store lives, for messages (a file path or a connection name). */
   readonly location: string;
+  /**
+   * Why the store can only be read, in a few words ("the disk is full"): an
+   * index that cannot be written where it lies is opened to answer from as it
+   * is. Null when it can be written.
+   */
+  readonly readOnly: string | null;
   listResources(): Promise<Resource[]>;
   /**
    * A failure of this store (thrown by any of its calls) as an error a user can

@@ -44,7 +44,8 @@ export async function openIndex(
   });
   if (!existed && !inMemory) ignoreIndexFolder(indexPath);
   try {
-    if (!inMemory) await followProject(store, root, indexPath);
+    // An index opened read-only (its disk full, its file system read-only) stays where it points.
+    if (!inMemory && store.readOnly === null) await followProject(store, root, indexPath);
     return {
       store,
       file: inMemory ? null : indexPath,

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { chunkChecksum } from "../core/chunk-checksum.js";
 import { ContextBatchError, type ContextGenerator } from "../core/context-generator.js";
 import { embedHashOf } from "../core/embed-text.js";
 import type { Embedder } from "../core/embedder.js";
@@ -203,7 +204,7 @@ async function indexCorpus(
         header: "",
         defines: [],
         tokens: count,
-        hash: "",
+        hash: chunkChecksum(text),
         context: null,
         contextKey: null,
         contextStatus: null,

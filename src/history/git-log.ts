@@ -89,6 +89,9 @@ export async function streamGit(
     child.on("error", reject);
     child.on("close", (code) => resolve(code ?? 1));
   });
+  // Awaited below, but not while `onText` waits: a git stopped meanwhile (another
+  // part failed, say on a full disk) must not end the process as an unhandled rejection.
+  exited.catch(() => undefined);
   child.stdin.on("error", () => {
     // git may exit before reading all of its input; its exit code says why.
   });

@@ -1,20 +1,17 @@
 import { execFile } from "node:child_process";
-import { availableParallelism } from "node:os";
 import { promisify } from "node:util";
-import type { CommitRecord, HistoryBatch, HistorySpan, HistoryStore } from "../core/history.js";
+import type { HistoryBatch, HistorySpan, HistoryStore } from "../core/history.js";
 import { SAFE_GIT_OPTIONS } from "../git/git-command.js";
 import { MINED_COMMITS, readDiffIdentifiers } from "./diff-identifiers.js";
-import { GitHistoryError, readCommits } from "./git-log.js";
+import { GitHistoryError } from "./git-log.js";
 import { type HistorySettings, sinceSeconds } from "./history-settings.js";
+import { readCommitsInParts } from "./read-in-parts.js";
 
 const run = promisify(execFile);
 /** Ten thousand shas and more: rev-list's output is 41 bytes a commit. */
 const MAX_OUTPUT = 256 * 1024 * 1024;
 /** Commits written per transaction: a killed run keeps what it wrote, in order. */
 const BATCH = 500;
-/** Fewer commits than this per git process are not worth another one. */
-const MIN_PART = 1000;
-const MAX_PARALLEL_READS = 4;
 const LOCK_FILES = [
   "package-lock.json",
   "npm-shrinkwrap.json",
@@ -135,18 +132,20 @@ async function syncCommits(
   const [previousHead, previousLimits] = span.readAt?.split(" ") ?? [];
   const write = (batch: Omit<HistoryBatch, "resourceId">) =>
     store.writeHistory({ resourceId: resource.id, ...batch });
-  /** Reads commits given oldest first; true when in parallel parts (their renames then need following again). */
-  const readAll = async (shas: readonly string[]): Promise<boolean> => {
-    if (!checkout || shas.length === 0) return false;
-    const parts = readCommitsInParts(resource.root, checkout, shas, {
+  /** Reads commits given oldest first, written in that order whatever part of them git gives first. */
+  const readAll = async (shas: readonly string[]): Promise<void> => {
+    if (!checkout || shas.length === 0) return;
+    await readCommitsInParts(resource.root, shas, {
+      logOptions: pathArguments(checkout),
+      paths: diffPaths(),
       batchSize: BATCH,
-      onBatch: (add) => write({ add, remove: [], relink: false, readAt: null }),
+      write: (add) => write({ add, remove: [], relink: false, readAt: null }),
       ...(options.signal ? { signal: options.signal } : {}),
     });
-    return (await parts) > 1;
   };
 
   // HEAD moved forward with the same limits: read what lies between, cut to the limits.
+  // Commits are added in order on top of the stored ones, so renames apply as they come.
   if (
     checkout &&
     previousHead &&
@@ -158,82 +157,43 @@ async function syncCommits(
       `${previousHead}..${checkout.head}`,
       ...pathspec(checkout),
     ]);
-    const inParts = await readAll(added.reverse());
+    await readAll(added.reverse());
     const before = await store.historySpan(resource.id);
     const removed = await pruneToLimits(store, resource.id, settings, before.commits);
-    await write({ add: [], remove: removed, relink: inParts, readAt: headKey });
+    await write({ add: [], remove: removed, relink: false, readAt: headKey });
     return report(added.length, removed.length, await store.historySpan(resource.id), false);
   }
 
-  // Anything else (first run, rewritten history, other limits): what HEAD reaches, against what is stored.
+  // Anything else (first run, a run cut short, rewritten history, other limits):
+  // what HEAD reaches, against what is stored.
   const stored = await store.listCommitShas(resource.id);
-  const reachable = checkout
-    ? await revList(resource.root, [
-        ...limitArguments(settings),
-        checkout.head,
-        ...pathspec(checkout),
-      ])
+  const oldestFirst = checkout
+    ? (
+        await revList(resource.root, [
+          ...limitArguments(settings),
+          checkout.head,
+          ...pathspec(checkout),
+        ])
+      ).reverse()
     : [];
-  const reachableSet = new Set(reachable);
-  const storedSet = new Set(stored);
-  const stale = stored.filter((sha) => !reachableSet.has(sha));
-  const missing = reachable.filter((sha) => !storedSet.has(sha)).reverse();
-  if (stale.length > 0) await write({ add: [], remove: stale, relink: false, readAt: null });
-  const inParts = await readAll(missing);
-  // Renames are applied as commits arrive, which is right only for commits read in
-  // order on top of what is stored: after anything else (a run cut short included)
-  // every name is followed again.
-  const relink = inParts || stored.length > 0;
-  await write({ add: [], remove: [], relink, readAt: headKey });
+  const reachable = new Set(oldestFirst);
+  const stale = stored.filter((sha) => !reachable.has(sha));
+  // The index must end as a first run would leave it, commits stored oldest first
+  // (ties between commits of one second are broken by that order): the stored
+  // commits that are where a first run puts them stay, the ones after are read again.
+  const kept = stored.filter((sha) => reachable.has(sha));
+  let inPlace = 0;
+  while (inPlace < kept.length && kept[inPlace] === oldestFirst[inPlace]) inPlace++;
+  const misplaced = kept.slice(inPlace);
+  if (stale.length + misplaced.length > 0)
+    await write({ add: [], remove: [...stale, ...misplaced], relink: false, readAt: null });
+  await readAll(oldestFirst.slice(inPlace));
+  // Every name followed again from the stored commits, however they got there: the
+  // same from a first run, from a run cut short and from a rewritten history.
+  await write({ add: [], remove: [], relink: true, readAt: headKey });
   const rewritten = previousHead !== undefined && previousLimits === limits;
-  return report(missing.length, stale.length, await store.historySpan(resource.id), rewritten);
-}
-
-/**
- * Reads the commits (oldest first) with `git log --no-walk`: in one process
- * for a few, else in up to one process per core over consecutive slices, since
- * git's diffs are most of the time and each runs on one core.
- */
-async function readCommitsInParts(
-  root: string,
-  checkout: Checkout,
-  shas: readonly string[],
-  options: {
-    readonly batchSize: number;
-    readonly onBatch: (commits: CommitRecord[]) => Promise<void>;
-    readonly signal?: AbortSignal;
-  },
-): Promise<number> {
-  const count = Math.max(
-    1,
-    Math.min(MAX_PARALLEL_READS, availableParallelism(), Math.floor(shas.length / MIN_PART)),
-  );
-  const size = Math.ceil(shas.length / count);
-  const stop = new AbortController();
-  const onAbort = () => stop.abort();
-  options.signal?.addEventListener("abort", onAbort, { once: true });
-  try {
-    await Promise.all(
-      Array.from({ length: count }, (_, part) =>
-        readCommits(
-          root,
-          [...pathArguments(checkout), "--no-walk=unsorted", "--stdin", ...diffPaths()],
-          {
-            stdin: `${shas.slice(part * size, (part + 1) * size).join("\n")}\n`,
-            batchSize: options.batchSize,
-            onBatch: options.onBatch,
-            signal: stop.signal,
-          },
-        ).catch((error: unknown) => {
-          stop.abort(); // the other parts stop too
-          throw error;
-        }),
-      ),
-    );
-  } finally {
-    options.signal?.removeEventListener("abort", onAbort);
-  }
-  return count;
+  const added = oldestFirst.length - kept.length;
+  return report(added, stale.length, await store.historySpan(resource.id), rewritten);
 }
 
 /** The oldest stored commits past `max_commits`, or older than `since`. */

@@ -1,6 +1,6 @@
-import { createHash } from "node:crypto";
 import { outlineDocument } from "../contextualize/document-outline.js";
 import { structuralContext } from "../contextualize/structural-context.js";
+import { chunkChecksum } from "../core/chunk-checksum.js";
 import type { ChunkForContext } from "../core/context-generator.js";
 import { embedHashOf } from "../core/embed-text.js";
 import type { ChunkToStore, SearchText } from "../core/store.js";
@@ -43,7 +43,7 @@ export function withSearchText(
       : null;
     return {
       ...chunk,
-      hash: createHash("sha1").update(chunk.content).digest("hex"),
+      hash: chunkChecksum(chunk.content),
       context,
       contextKey: context === null ? null : STRUCTURAL_CONTEXT_KEY,
       contextStatus: context === null ? null : "structural",

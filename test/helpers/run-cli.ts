@@ -14,6 +14,11 @@ const NO_PROVIDERS = {
   CTX_EMBEDDER: "",
 };
 
+/** The environment the CLI runs with in tests: no model keys from the machine, the config under `cwd`. */
+export function cliEnv(cwd: string, env: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  return { ...process.env, XDG_CONFIG_HOME: cwd, ...NO_PROVIDERS, ...env };
+}
+
 export interface CliResult {
   readonly code: number;
   readonly stdout: string;

@@ -84,6 +84,8 @@ export interface StorePlace {
   open(options?: { create?: boolean }): Promise<Store>;
   /** Sets the stored schema version (to play an index written by a newer ctx). */
   setSchemaVersion(version: number): Promise<void>;
+  /** Changes stored chunk text behind the store's back (to play a damaged index). */
+  damageChunkText(from: string, to: string): Promise<void>;
 }
 
 export interface StoreAdapter {
@@ -113,6 +115,12 @@ export const sqliteAdapter: StoreAdapter = {
         );
         db.close();
       },
+      async damageChunkText(from, to) {
+        const { default: Database } = await import("better-sqlite3");
+        const db = new Database(file);
+        db.prepare("UPDATE chunks SET content = replace(content, ?, ?)").run(from, to);
+        db.close();
+      },
     };
   },
 };
@@ -135,6 +143,12 @@ export const postgresAdapter: StoreAdapter = {
       async setSchemaVersion(version) {
         await adminQuery(`UPDATE ${schema}.ctx_meta SET value = $1 WHERE key = 'schema_version'`, [
           String(version),
+        ]);
+      },
+      async damageChunkText(from, to) {
+        await adminQuery(`UPDATE ${schema}.chunks SET content = replace(content, $1, $2)`, [
+          from,
+          to,
         ]);
       },
     };

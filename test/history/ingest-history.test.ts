@@ -13,7 +13,7 @@ import {
 } from "../../src/history/history-settings.js";
 import { ingestHistories, ingestHistory } from "../../src/history/ingest-history.js";
 import { SqliteStore } from "../../src/store/sqlite/sqlite-store.js";
-import { Repo } from "../helpers/git-history.js";
+import { Repo, wordedHistory } from "../helpers/git-history.js";
 import { STORE_ADAPTER_ROWS, type StoreAdapter, sqliteAdapter } from "../helpers/store-adapters.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
@@ -355,6 +355,74 @@ describe.each(STORE_ADAPTER_ROWS)("git history ingestion (%s store)", (name, eac
     expect(report?.error).toMatch(/could not read the git history of .*: .*\[history\] enabled/);
     expect(report?.commits).toBe(1);
     expect(await store.listCommitShas(resource.id)).toHaveLength(1);
+  });
+
+  it("stores commits oldest first however its parallel reads finish, and a run cut short then finished ends as one run", async () => {
+    const repo = new Repo();
+    // The older half rewrites a long file each time: git takes longer over those
+    // diffs, so the newer half is read first when read in parallel.
+    const long = (i: number) => Array.from({ length: 2000 }, (_, n) => `${i}:${n}`).join("\n");
+    const history = wordedHistory(700).map((commit, i) =>
+      i < 350 ? { ...commit, files: { ...commit.files, "data/long.txt": long(i) } } : commit,
+    );
+    repo.importCommits(history);
+    const oldestFirst = repo.git("rev-list", "--reverse", "HEAD").trim().split("\n");
+    const fresh = await storeFor(repo.root);
+    await ingestHistory(fresh.store, fresh.resource, DEFAULT_HISTORY_SETTINGS);
+    expect(await fresh.store.listCommitShas(fresh.resource.id)).toEqual(oldestFirst);
+
+    const { store, resource } = await storeFor(repo.root);
+    let writes = 0;
+    // The store as it is, but the second write fails as if the process died there.
+    const failing: HistoryStore = Object.assign(Object.create(store) as Store, {
+      writeHistory: async (batch: HistoryBatch) => {
+        if (++writes === 2) throw new Error("killed");
+        await store.writeHistory(batch);
+      },
+    });
+    await expect(ingestHistory(failing, resource, DEFAULT_HISTORY_SETTINGS)).rejects.toThrow(
+      "killed",
+    );
+    // What the cut run kept are the oldest commits, as one transaction wrote them.
+    const kept = await store.listCommitShas(resource.id);
+    expect(kept.length).toBeGreaterThan(0);
+    expect(kept).toEqual(oldestFirst.slice(0, kept.length));
+    await ingestHistory(store, resource, DEFAULT_HISTORY_SETTINGS);
+    expect(await store.listCommitShas(resource.id)).toEqual(oldestFirst);
+    // Many messages tie on their words: which commits a search keeps follows the stored order.
+    for (const terms of [["refund"], ["basket", "label"], ["cache", "fix"]]) {
+      expect(await store.filesOfMatchingCommits(resource.id, terms, 30, 30)).toEqual(
+        await fresh.store.filesOfMatchingCommits(fresh.resource.id, terms, 30, 30),
+      );
+    }
+    // The last file renamed, whose history runs through its earlier names.
+    const renamed = history.findLast((commit) => commit.rename)?.rename?.[1] ?? "";
+    expect((await store.fileCommits(resource.id, renamed, 50)).length).toBeGreaterThan(1);
+    expect(await store.fileCommits(resource.id, renamed, 50)).toEqual(
+      await fresh.store.fileCommits(fresh.resource.id, renamed, 50),
+    );
+  }, 60_000);
+
+  it("scores commit messages as a fresh index does once commits fall out of the limits", async () => {
+    const repo = new Repo();
+    repo.importCommits(wordedHistory(60));
+    const settings = (maxCommits: number) => ({ ...DEFAULT_HISTORY_SETTINGS, maxCommits });
+    const pruned = await storeFor(repo.root);
+    await ingestHistory(pruned.store, pruned.resource, settings(60));
+    await ingestHistory(pruned.store, pruned.resource, settings(25));
+    const fresh = await storeFor(repo.root);
+    await ingestHistory(fresh.store, fresh.resource, settings(25));
+    expect(await pruned.store.listCommitShas(pruned.resource.id)).toEqual(
+      await fresh.store.listCommitShas(fresh.resource.id),
+    );
+    for (const terms of [["refund"], ["basket", "label"], ["shipping"]]) {
+      const found = await pruned.store.filesOfMatchingCommits(pruned.resource.id, terms, 30, 10);
+      expect(found.length).toBeGreaterThan(0);
+      // The row count and lengths BM25 divides by are those of the commits kept.
+      expect(found).toEqual(
+        await fresh.store.filesOfMatchingCommits(fresh.resource.id, terms, 30, 10),
+      );
+    }
   });
 });
 

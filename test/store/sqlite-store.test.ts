@@ -3,6 +3,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { IndexBusyError, StoreError } from "../../src/core/errors.js";
+import type { CommitRecord } from "../../src/core/history.js";
 import type { DocumentToStore } from "../../src/core/store.js";
 import { emptySkipCounts } from "../../src/core/types.js";
 import { documentSearchTexts } from "../../src/ingest/stored-search-text.js";
@@ -271,6 +272,81 @@ describe("SqliteStore", () => {
     expect((await store.stats()).graph.references).toBe(4);
     await store.close();
   });
+  it("keeps the commit messages of an index written before they were indexed over the commits, scored as a fresh index's", async () => {
+    const commit = (i: number, subject: string): CommitRecord => ({
+      sha: i.toString(16).padStart(40, "0"),
+      parents: [],
+      author: "Ada",
+      email: "ada@example.com",
+      date: `2024-01-0${i}T00:00:00Z`,
+      committedAt: 1_704_067_200 + i * 60,
+      subject,
+      body: "",
+      changes: [{ path: `src/f${i}.ts`, oldPath: null, added: 1, removed: 0 }],
+    });
+    const commits = [
+      commit(1, "refund the basket"),
+      commit(2, "refund the voucher"),
+      commit(3, "shipping label"),
+      commit(4, "refund refund label"),
+    ];
+    const stored = async (file: string) => {
+      const store = SqliteStore.open(file, { create: true });
+      const resource = await store.ensureResource("/repo", "git");
+      await store.writeHistory({
+        resourceId: resource.id,
+        add: commits,
+        remove: [],
+        relink: false,
+        readAt: null,
+      });
+      return { store, resource };
+    };
+    const file = join(tempDir(), "index.db");
+    await (await stored(file)).store.close();
+    // Back to schema 13, with the messages in a contentless table of their own.
+    const db = new Database(file);
+    db.exec(`DROP TRIGGER commit_message_gone; DROP TABLE commit_messages;
+      CREATE VIRTUAL TABLE commit_messages USING fts5(subject, body, content = '',
+        contentless_delete = 1, tokenize = 'porter unicode61 remove_diacritics 2');
+      INSERT INTO commit_messages (rowid, subject, body) SELECT id, subject, body FROM history_commits;
+      CREATE TRIGGER commit_message_gone AFTER DELETE ON history_commits
+      BEGIN DELETE FROM commit_messages WHERE rowid = old.id; END;
+      UPDATE ctx_meta SET value = '13' WHERE key = 'schema_version';`);
+    db.close();
+
+    const store = SqliteStore.open(file, { create: false });
+    const [resource] = await store.listResources();
+    const id = resource?.id ?? "";
+    expect((await store.filesOfMatchingCommits(id, ["refund"], 10, 10)).map((m) => m.path)).toEqual(
+      ["src/f4.ts", "src/f1.ts", "src/f2.ts"],
+    );
+    // A commit dropped: gone from the search and from the figures its scores divide by.
+    await store.writeHistory({
+      resourceId: id,
+      add: [],
+      remove: [commits[0]?.sha ?? ""],
+      relink: false,
+      readAt: null,
+    });
+    const fresh = join(tempDir(), "index.db");
+    const other = await stored(fresh);
+    await other.store.writeHistory({
+      resourceId: other.resource.id,
+      add: [],
+      remove: [commits[0]?.sha ?? ""],
+      relink: false,
+      readAt: null,
+    });
+    for (const terms of [["refund"], ["label"], ["basket"]]) {
+      expect(await store.filesOfMatchingCommits(id, terms, 10, 10)).toEqual(
+        await other.store.filesOfMatchingCommits(other.resource.id, terms, 10, 10),
+      );
+    }
+    await store.close();
+    await other.store.close();
+  });
+
   it("builds the graph's name indexes after a first run fills the tables, or on open after a run that stopped", async () => {
     const file = join(tempDir(), "index.db");
     const nameIndexes = () => {

@@ -40,6 +40,33 @@ describe.each(STORE_ADAPTER_ROWS)("the Store contract (%s)", (_name, adapter: St
     expect(stats.contexts).toEqual({ structural: 1 });
   });
 
+  it("leaves chunk text that no longer matches its checksum out of what it serves, and marks its document to be read again", async () => {
+    const place = adapter.place();
+    const store = await place.open();
+    const resource = await store.ensureResource("/repo", "git");
+    await store.writeDocuments([
+      document(resource.id, "src/refund.ts", "function refundVoucher() { return 'refund'; }"),
+      document(resource.id, "src/ship.ts", "function shipRefund() { return 'label'; }"),
+    ]);
+    const before = await store.listDocuments(resource.id);
+    const chunkIds = (await store.searchText({ terms: ["refund"], limit: 10 })).map(
+      (hit) => hit.chunk.id,
+    );
+    expect(chunkIds).toHaveLength(2);
+    await place.damageChunkText("refundVoucher", "refundVoucheR");
+
+    expect(paths(await store.searchText({ terms: ["refund"], limit: 10 }))).toEqual([
+      "src/ship.ts",
+    ]);
+    expect((await store.getChunks(chunkIds)).map((chunk) => chunk.path)).toEqual(["src/ship.ts"]);
+    expect(await store.getDocumentChunks(resource.id, "src/refund.ts")).toEqual([]);
+    // A size and hash no file has: the next index run reads the file again.
+    const states = await store.listDocuments(resource.id);
+    const state = (docs: typeof states, path: string) => docs.find((doc) => doc.path === path);
+    expect(state(states, "src/refund.ts")).toMatchObject({ size: -1, hash: "" });
+    expect(state(states, "src/ship.ts")).toEqual(state(before, "src/ship.ts"));
+  });
+
   it("stems as the index does: a query for retries finds retrying", async () => {
     const store = await fresh();
     const resource = await store.ensureResource("/repo", "git");

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { StoreError } from "../../src/core/errors.js";
+import { IndexNotWritableError } from "../../src/core/errors.js";
 import { openDatabase } from "../../src/store/sqlite/open-database.js";
 import { inWriteTransaction } from "../../src/store/sqlite/write-transaction.js";
 import { tempDir } from "../helpers/temp-dir.js";
@@ -19,9 +19,9 @@ describe("writing the index", () => {
       inWriteTransaction(db, () => {
         for (let i = 0; i < 1000; i++) insert.run("x".repeat(1000));
       });
-    expect(write).toThrow(StoreError);
+    expect(write).toThrow(IndexNotWritableError);
     expect(write).toThrow(
-      `${file}: cannot write the index: database or disk is full; free some space`,
+      `${file}: cannot write the index: the disk is full; free some space on it and run the command again (what was written before is kept)`,
     );
     expect(db.prepare("SELECT text FROM notes").all()).toEqual([{ text: "kept" }]);
     db.close();

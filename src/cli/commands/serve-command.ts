@@ -51,7 +51,14 @@ export function registerServeCommand(
           const listen = flags.http ? parseListen(flags.http) : null;
           // Stops the refreshes the server runs (at start, refresh_index) when it stops serving.
           const stopping = new AbortController();
-          if (flags.refresh) {
+          // An index that cannot be written (a full disk, a read-only file system) is served as it is.
+          const { readOnly } = engine.store;
+          if (readOnly !== null) {
+            writeErr(
+              `ctx: ${engine.indexPath}: serving the index as it is, not refreshed or watched: opened read-only: ${readOnly}\n`,
+            );
+          }
+          if (flags.refresh && readOnly === null) {
             // Agents get answers at once from what is indexed; the refresh commits file by file.
             engine.refresh({ signal: stopping.signal }).catch((error: unknown) => {
               if (!stopping.signal.aborted)
@@ -59,7 +66,8 @@ export function registerServeCommand(
             });
           }
           // Saved files are indexed as they change; the server answers meanwhile.
-          const watching = flags.watch ? startWatching(engine, flags.verbose ?? false) : null;
+          const watching =
+            flags.watch && readOnly === null ? startWatching(engine, flags.verbose ?? false) : null;
           const signal = untilSignal();
           let failed = false;
           try {

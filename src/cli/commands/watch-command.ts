@@ -22,6 +22,12 @@ export function registerWatchCommand(
     .action((flags: WatchFlags) =>
       run(() =>
         withEngine(dbOption(flags), async (engine) => {
+          if (engine.store.readOnly !== null) {
+            writeErr(
+              `ctx: ${engine.indexPath}: cannot watch: the index was opened read-only: ${engine.store.readOnly}\n`,
+            );
+            return 1;
+          }
           const signal = untilSignal();
           try {
             if (flags.refresh) {

@@ -13,7 +13,8 @@ import {
   type SkipCounts,
 } from "../../core/types.js";
 import { isSecretFile } from "../../secrets/secret-files.js";
-import { listGitFiles } from "./list-git.js";
+import { visibleText } from "../../text/visible-text.js";
+import { type GitListing, GitListingError, listGitFiles } from "./list-git.js";
 import { walkFiles } from "./list-walk.js";
 import { hasBinaryExtension, inSkippedDirectory, SKIPPED_DIRECTORIES } from "./skip-rules.js";
 
@@ -70,8 +71,8 @@ export async function discoverFiles(
 ): Promise<Discovery> {
   const skipped = emptySkipCounts();
   const extraSkips = new Set(limits.skipDirectories);
-  const git = await listGitFiles(root, scope);
-  let kind: ResourceKind;
+  const { git, broken } = await gitListing(root, scope);
+  let kind: ResourceKind = "folder";
   let listed: string[];
   if (git) {
     kind = "git";
@@ -79,7 +80,8 @@ export async function discoverFiles(
     skipped.ignored += git.ignored;
     skipped.unreadable += git.unnamable;
   } else {
-    kind = "folder";
+    // A checkout git cannot list stays one: its history is read from the commits, not the index.
+    if (broken) kind = "git";
     const walk = walkFiles(
       root,
       (name) => SKIPPED_DIRECTORIES.has(name) || extraSkips.has(name),
@@ -128,6 +130,37 @@ export async function discoverFiles(
   }
   return { kind, files, skipped, secretFiles };
 }
+
+/**
+ * git's listing of the root; `broken` when the root is a checkout git cannot
+ * list, said once per root and process: its files are then walked like a
+ * folder's (.gitignore honoured) rather than silently taken for one.
+ */
+async function gitListing(
+  root: string,
+  scope: readonly string[] | undefined,
+): Promise<{ git: GitListing | null; broken: boolean }> {
+  try {
+    return { git: await listGitFiles(root, scope), broken: false };
+  } catch (error) {
+    if (!(error instanceof GitListingError)) throw error;
+    if (!brokenCheckouts.has(root)) {
+      brokenCheckouts.add(root);
+      const hint = /index file|\.git\/index/.test(error.detail)
+        ? "; `rm .git/index && git reset` rebuilds a damaged .git/index"
+        : "";
+      // git's words may quote the repository's own file names: shown, not obeyed.
+      process.stderr.write(
+        visibleText(
+          `ctx: ${root}: git cannot list this checkout's files (${error.detail}): read as a plain folder (.gitignore honoured), its history still read${hint}\n`,
+        ),
+      );
+    }
+    return { git: null, broken: true };
+  }
+}
+
+const brokenCheckouts = new Set<string>();
 
 /**
  * Stats a listed path, following a symbolic link only when it stays inside the

@@ -19,9 +19,21 @@ export interface GitListing {
   readonly unnamable: number;
 }
 
+/** The root is inside a git work tree, but git cannot list its files (a damaged `.git/index`, say). */
+export class GitListingError extends Error {
+  constructor(
+    readonly root: string,
+    /** git's own first line, or what failed. */
+    readonly detail: string,
+  ) {
+    super(`git cannot list the files of ${root}: ${detail}`);
+  }
+}
+
 /**
  * Lists a git checkout's files the way git sees them. Returns null when the root
- * is not inside a git work tree or git cannot run, so the caller can walk instead.
+ * is not inside a git work tree or git cannot run, so the caller can walk
+ * instead; throws GitListingError when it is a work tree git cannot list.
  */
 export async function listGitFiles(
   root: string,
@@ -64,8 +76,22 @@ export async function listGitFiles(
       .map((entry) => entry.toString("utf8"))
       .filter((entry) => !entry.startsWith(".ctx/"));
     return { files, ignored: ignoredEntries.length, unnamable };
-  } catch {
+  } catch (error) {
+    if (await insideWorkTree(root)) {
+      const stderr = (error as { stderr?: Buffer | string }).stderr?.toString().trim() ?? "";
+      const detail = stderr.split("\n").find((line) => line.startsWith("fatal:")) ?? stderr;
+      throw new GitListingError(root, detail.split("\n")[0] || (error as Error).message);
+    }
     return null;
+  }
+}
+
+/** Whether git sees the root as part of a work tree (which it can tell without its index). */
+async function insideWorkTree(root: string): Promise<boolean> {
+  try {
+    return (await git(root, ["rev-parse", "--is-inside-work-tree"])).toString().trim() === "true";
+  } catch {
+    return false;
   }
 }
 

@@ -51,7 +51,7 @@ export async function filesOfMatchingCommits(
        FROM (${bm25Sql(COMMIT_TERMS)} ORDER BY score DESC, id LIMIT $5) AS hits
        JOIN history_commits m ON m.id = hits.id AND m.resource_id = $6 AND m.file_count <= $7
        JOIN history_changes c ON c.commit_id = hits.id
-      ORDER BY hits.score DESC, c.lineage COLLATE "C"`,
+      ORDER BY hits.score DESC, c.lineage COLLATE "C", hits.id`,
     [session.projectId, tokens, SUBJECT_WEIGHT, BODY_WEIGHT, commits, resourceId, maxFiles],
   );
 }

@@ -1,4 +1,4 @@
-import { StoreError } from "../../core/errors.js";
+import { IndexNotWritableError, StoreError } from "../../core/errors.js";
 
 /** A connection URL as messages and `ctx status` show it: the password never. */
 export function maskUrl(url: string): string {
@@ -77,8 +77,12 @@ export function explainPgError(location: string, error: unknown): unknown {
     );
   }
   if (code === "53100") {
-    return fail(
-      `cannot write: the server's disk is full (${text}); free some space and run the command again (what was written before is kept)`,
+    // Not writable, yet readable: a query answers from what is stored (see ensureIndex).
+    return new IndexNotWritableError(
+      location,
+      "the server's disk is full",
+      "free some space on it and run the command again",
+      { cause: error },
     );
   }
   if (code === "42501") {

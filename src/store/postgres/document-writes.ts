@@ -283,3 +283,17 @@ class GraphColumns {
     }
   }
 }
+
+/**
+ * Makes the next index run read these documents' files again (their stored
+ * text failed its checksum): a size and hash no file has.
+ */
+export async function markForReading(
+  session: PgSession,
+  documentIds: readonly number[],
+): Promise<void> {
+  await session.rows(
+    "UPDATE documents SET size = -1, hash = '' WHERE project_id = $1 AND id = ANY($2::bigint[])",
+    [session.projectId, documentIds],
+  );
+}

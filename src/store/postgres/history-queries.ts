@@ -14,7 +14,7 @@ import { type PgSession, type Queryable, rowsOf } from "./pg-session.js";
 
 export async function listCommitShas(session: PgSession, resourceId: string): Promise<string[]> {
   const rows = await session.rows<{ sha: string }>(
-    "SELECT sha FROM history_commits WHERE project_id = $1 AND resource_id = $2",
+    "SELECT sha FROM history_commits WHERE project_id = $1 AND resource_id = $2 ORDER BY id",
     [session.projectId, resourceId],
   );
   return rows.map((row) => row.sha);

@@ -33,10 +33,16 @@ import type {
   SkipCounts,
   StoredChunk,
 } from "../../core/types.js";
+import { ChunkChecks } from "../chunk-checks.js";
 import { CHUNK_COLUMNS, type ChunkRow, toStoredChunk } from "../chunk-rows.js";
 import { skippedColumn } from "../resource-rows.js";
 import { explainPgError, maskUrl } from "./connection-errors.js";
-import { bumpGeneration, deleteDocuments, writeDocuments } from "./document-writes.js";
+import {
+  bumpGeneration,
+  deleteDocuments,
+  markForReading,
+  writeDocuments,
+} from "./document-writes.js";
 import * as graph from "./graph-queries.js";
 import * as graphSnapshot from "./graph-snapshot.js";
 import { PostgresHistoryAndPlans } from "./history-plans.js";
@@ -74,6 +80,8 @@ export interface PostgresStoreOptions {
  */
 export class PostgresStore extends PostgresHistoryAndPlans implements Store {
   readonly location: string;
+  /** A server's writes fail as they come, each with its reason. */
+  readonly readOnly = null;
   readonly vectorsAvailable = true;
   readonly schema: string;
   readonly project: string;
@@ -91,9 +99,15 @@ export class PostgresStore extends PostgresHistoryAndPlans implements Store {
     this.schema = options.schema;
     this.project = options.project;
     this.iterativeScan = options.iterativeScan;
+    this.checks = new ChunkChecks(
+      this.location,
+      (ids) => markForReading(session, ids),
+      (message) => process.stderr.write(`ctx: ${message}\n`),
+    );
   }
 
   private readonly iterativeScan: boolean;
+  private readonly checks: ChunkChecks;
 
   static async open(url: string, options: PostgresStoreOptions): Promise<PostgresStore> {
     const location = maskUrl(url);
@@ -243,12 +257,12 @@ export class PostgresStore extends PostgresHistoryAndPlans implements Store {
     await vacuumTerms(this.session);
   }
 
-  searchText(query: TextQuery): Promise<TextHit[]> {
-    return searchChunks(this.session, this.fieldWeights, query);
+  async searchText(query: TextQuery): Promise<TextHit[]> {
+    return this.checks.intactHits(await searchChunks(this.session, this.fieldWeights, query));
   }
 
   async getChunks(chunkIds: readonly number[]): Promise<StoredChunk[]> {
-    return (await chunkRows(this.session, chunkIds)).map(toStoredChunk);
+    return this.checks.intact((await chunkRows(this.session, chunkIds)).map(toStoredChunk));
   }
 
   async getDocumentChunks(
@@ -262,7 +276,7 @@ export class PostgresStore extends PostgresHistoryAndPlans implements Store {
        LIMIT $4`,
       [this.session.projectId, resourceId, path, limit ?? null],
     );
-    return rows.map(toStoredChunk);
+    return this.checks.intact(rows.map(toStoredChunk));
   }
 
   async stats(): Promise<StoreStats> {
@@ -312,19 +326,21 @@ export class PostgresStore extends PostgresHistoryAndPlans implements Store {
     return vectors.putEmbeddings(this.session, embedderId, dimensions, entries);
   }
 
-  searchVectors(
+  async searchVectors(
     embedderId: string,
     vector: Float32Array,
     limit: number,
     pathPrefixes: readonly string[] = [],
   ): Promise<VectorHit[]> {
-    return vectors.searchVectors(
-      this.session,
-      embedderId,
-      vector,
-      limit,
-      pathPrefixes,
-      this.iterativeScan,
+    return this.checks.intactHits(
+      await vectors.searchVectors(
+        this.session,
+        embedderId,
+        vector,
+        limit,
+        pathPrefixes,
+        this.iterativeScan,
+      ),
     );
   }
 

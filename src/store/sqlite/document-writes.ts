@@ -154,3 +154,21 @@ export class DocumentWrites {
     this.deleteDocumentRow.run(documentId);
   }
 }
+
+/**
+ * Makes the next index run read these documents' files again (their stored
+ * text failed its checksum): a size and hash no file has. Skipped at once when
+ * another process holds the write lock: a query must not wait for it.
+ */
+export function markForReading(db: Database.Database, documentIds: readonly number[]): void {
+  const timeout = db.pragma("busy_timeout", { simple: true }) as number;
+  db.pragma("busy_timeout = 0");
+  try {
+    inWriteTransaction(db, () => {
+      const mark = db.prepare("UPDATE documents SET size = -1, hash = '' WHERE id = ?");
+      for (const id of documentIds) mark.run(id);
+    });
+  } finally {
+    db.pragma(`busy_timeout = ${timeout}`);
+  }
+}

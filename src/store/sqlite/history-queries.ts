@@ -17,7 +17,7 @@ const SUBJECT_WEIGHT = 2;
 
 export function listCommitShas(db: Database.Database, resourceId: string): string[] {
   return db
-    .prepare("SELECT sha FROM history_commits WHERE resource_id = ?")
+    .prepare("SELECT sha FROM history_commits WHERE resource_id = ? ORDER BY id")
     .pluck()
     .all(resourceId) as string[];
 }
@@ -57,7 +57,7 @@ export function writeHistory(db: Database.Database, batch: HistoryBatch): void {
     const rename = db.prepare(
       "UPDATE history_changes SET lineage = ? WHERE resource_id = ? AND lineage = ?",
     );
-    // Deleted with its commit by a trigger (migration 11).
+    // Deleted with its commit by a trigger (migrations 11 and 14).
     const addMessage = db.prepare(
       "INSERT INTO commit_messages (rowid, subject, body) VALUES (?, ?, ?)",
     );
@@ -207,16 +207,17 @@ export function filesOfMatchingCommits(
   if (terms.length === 0 || commits <= 0) return [];
   const match = terms.map((term) => `"${term.replaceAll('"', '""')}"`).join(" OR ");
   // The best matches over every resource's commits, then this resource's: a
-  // filter inside the full-text search would make it read every match.
+  // filter inside the full-text search would make it read every match. Ties go
+  // to the commit stored first (the older), as in the PostgreSQL store.
   return db
     .prepare(
       `SELECT c.lineage AS path, hits.score, m.file_count AS files, m.subject
          FROM (SELECT rowid AS id, -bm25(commit_messages, ${SUBJECT_WEIGHT}, 1) AS score
                  FROM commit_messages WHERE commit_messages MATCH ?
-                ORDER BY bm25(commit_messages, ${SUBJECT_WEIGHT}, 1) LIMIT ?) AS hits
+                ORDER BY bm25(commit_messages, ${SUBJECT_WEIGHT}, 1), rowid LIMIT ?) AS hits
          JOIN history_commits m ON m.id = hits.id AND m.resource_id = ? AND m.file_count <= ?
          JOIN history_changes c ON c.commit_id = hits.id
-        ORDER BY hits.score DESC, c.lineage`,
+        ORDER BY hits.score DESC, c.lineage, hits.id`,
     )
     .all(match, commits, resourceId, maxFiles) as MessageMatch[];
 }

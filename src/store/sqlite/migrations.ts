@@ -268,6 +268,26 @@ export const MIGRATIONS: readonly string[] = [
   // 13: the identifiers a commit's diff touched, for words-to-code associations
   // (NULL: not read yet, so commits stored before are read on the next run).
   `ALTER TABLE history_commits ADD COLUMN identifiers TEXT;`,
+  // 14: commit messages indexed over history_commits (external content) rather
+  // than contentless: a contentless table keeps counting a deleted row in the
+  // row count and average lengths BM25 divides by, so after a prune, a rewrite
+  // or a run cut short the scores differed from a fresh index's. A delete now
+  // hands FTS5 the row's text, which takes it out of those figures too.
+  `
+  DROP TRIGGER commit_message_gone;
+  DROP TABLE commit_messages;
+  CREATE VIRTUAL TABLE commit_messages USING fts5(
+    subject, body,
+    content = 'history_commits', content_rowid = 'id',
+    tokenize = 'porter unicode61 remove_diacritics 2'
+  );
+  INSERT INTO commit_messages (commit_messages) VALUES ('rebuild');
+  CREATE TRIGGER commit_message_gone AFTER DELETE ON history_commits
+  BEGIN
+    INSERT INTO commit_messages (commit_messages, rowid, subject, body)
+      VALUES ('delete', old.id, old.subject, old.body);
+  END;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

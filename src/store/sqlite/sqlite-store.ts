@@ -38,11 +38,12 @@ import type {
   SkipCounts,
   StoredChunk,
 } from "../../core/types.js";
+import { ChunkChecks } from "../chunk-checks.js";
 import { CHUNK_COLUMNS, type ChunkRow, toStoredChunk } from "../chunk-rows.js";
 import { AnnIndexes } from "./ann-index.js";
 import * as contexts from "./context-queries.js";
 import { DeferredGraphIndexes } from "./deferred-graph-indexes.js";
-import { DocumentWrites } from "./document-writes.js";
+import { DocumentWrites, markForReading } from "./document-writes.js";
 import * as graph from "./graph-queries.js";
 import * as graphSnapshot from "./graph-snapshot.js";
 import * as history from "./history-queries.js";
@@ -58,6 +59,7 @@ import { TextCompaction } from "./text-compaction.js";
 import { chunkRows, KeywordSearch } from "./text-search.js";
 import { loadVectorExtension } from "./vector-extension.js";
 import * as vectors from "./vector-queries.js";
+import { readOnlyFault } from "./write-fault.js";
 import { asIndexError, inWriteTransaction } from "./write-transaction.js";
 
 /** Vectors per embedder from which search uses an HNSW index instead of exact search. */
@@ -88,6 +90,7 @@ function warnOnStderr(message: string): void {
 /** The default store: one SQLite file with FTS5, through better-sqlite3. */
 export class SqliteStore extends SqliteHistoryAndPlans implements Store {
   readonly location: string;
+  readonly readOnly: string | null;
   protected readonly db: Database.Database;
   private readonly compaction: TextCompaction;
   private readonly documents: DocumentWrites;
@@ -95,6 +98,7 @@ export class SqliteStore extends SqliteHistoryAndPlans implements Store {
   private readonly vectorExtension: boolean;
   private readonly ann: AnnIndexes;
   private readonly keywordSearch: KeywordSearch;
+  private readonly checks: ChunkChecks;
 
   private constructor(
     location: string,
@@ -107,6 +111,7 @@ export class SqliteStore extends SqliteHistoryAndPlans implements Store {
     this.keywordSearch = keywordSearch;
     this.location = location;
     this.db = db;
+    this.readOnly = readOnlyFault(db)?.reason ?? null;
     this.ann = new AnnIndexes(
       location === ":memory:" ? null : dirname(location),
       annThreshold,
@@ -116,6 +121,7 @@ export class SqliteStore extends SqliteHistoryAndPlans implements Store {
     this.compaction = new TextCompaction(db);
     this.graphIndexes = new DeferredGraphIndexes(db);
     this.documents = new DocumentWrites(db, this.compaction, this.graphIndexes);
+    this.checks = new ChunkChecks(location, (ids) => markForReading(db, ids), warn);
     try {
       this.graphIndexes.restore();
     } catch {
@@ -125,6 +131,9 @@ export class SqliteStore extends SqliteHistoryAndPlans implements Store {
 
   static open(file: string, options: SqliteStoreOptions): SqliteStore {
     const db = openDatabase(file, { create: options.create });
+    // Search threads open the file by its name, which an index opened read-only (immutable, or
+    // copied into memory) cannot be read by: they search on this thread.
+    const threads = readOnlyFault(db) ? 1 : options.searchThreads;
     return new SqliteStore(
       file,
       db,
@@ -133,7 +142,7 @@ export class SqliteStore extends SqliteHistoryAndPlans implements Store {
       new KeywordSearch(db, options.fieldWeights ?? DEFAULT_FIELD_WEIGHTS, {
         threads: new SearchThreads(
           file,
-          options.searchThreads ?? Math.min(4, availableParallelism()),
+          threads ?? Math.min(4, availableParallelism()),
           options.splitSearchFrom ?? DEFAULT_SPLIT_FROM_CHUNKS,
         ),
         prune: options.pruneSearch ?? true,
@@ -244,7 +253,7 @@ export class SqliteStore extends SqliteHistoryAndPlans implements Store {
   }
 
   async searchText(query: TextQuery): Promise<TextHit[]> {
-    return this.keywordSearch.search(query);
+    return this.checks.intactHits(await this.keywordSearch.search(query));
   }
 
   /** Starts a large index's search threads now, not with the first search; true when searches split. */
@@ -253,7 +262,7 @@ export class SqliteStore extends SqliteHistoryAndPlans implements Store {
   }
 
   async getChunks(chunkIds: readonly number[]): Promise<StoredChunk[]> {
-    return chunkRows(this.db, chunkIds).map(toStoredChunk);
+    return this.checks.intact(chunkRows(this.db, chunkIds).map(toStoredChunk));
   }
 
   async getDocumentChunks(resourceId: string, path: string, limit = -1): Promise<StoredChunk[]> {
@@ -262,7 +271,7 @@ export class SqliteStore extends SqliteHistoryAndPlans implements Store {
       `SELECT ${CHUNK_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.document_id
        WHERE d.resource_id = ? AND d.path = ? ORDER BY c.ordinal LIMIT ?`,
     ).all(resourceId, path, limit) as ChunkRow[];
-    return rows.map(toStoredChunk);
+    return this.checks.intact(rows.map(toStoredChunk));
   }
 
   async stats(): Promise<StoreStats> {
@@ -317,7 +326,9 @@ export class SqliteStore extends SqliteHistoryAndPlans implements Store {
     pathPrefixes: readonly string[] = [],
   ): Promise<VectorHit[]> {
     if (!this.vectorExtension) return [];
-    return vectors.searchVectors(this.db, embedderId, vector, limit, pathPrefixes, this.ann);
+    return this.checks.intactHits(
+      vectors.searchVectors(this.db, embedderId, vector, limit, pathPrefixes, this.ann),
+    );
   }
 
   async embeddingCoverage(embedderId: string): Promise<{ embedded: number; total: number }> {

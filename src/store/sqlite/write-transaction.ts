@@ -1,5 +1,11 @@
 import type Database from "better-sqlite3";
-import { IndexBusyError, IndexCorruptError, StoreError } from "../../core/errors.js";
+import {
+  IndexBusyError,
+  IndexCorruptError,
+  IndexNotWritableError,
+  StoreError,
+} from "../../core/errors.js";
+import { DISK_FULL, indexFileOf, readOnlyFault, writeFault } from "./write-fault.js";
 
 /** How long a connection waits for another one's write lock (PRAGMA busy_timeout). */
 export const BUSY_TIMEOUT_MS = 5000;
@@ -24,30 +30,34 @@ export function inWriteTransaction<T>(db: Database.Database, write: () => T): T 
  * `error` as the typed error a user can act on when it is SQLite's "busy",
  * "corrupt" (which SQLite finds only when it reads a damaged page, so at any
  * call, not only at open), "full", read-only or an I/O error; anything else
- * unchanged.
+ * unchanged. A write that failed for want of space or of permission says
+ * which (SQLite's own words for a full disk are often "disk I/O error").
  */
 export function asIndexError(db: Database.Database, error: unknown): unknown {
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code !== "string") return error;
+  const file = indexFileOf(db);
   if (code.startsWith("SQLITE_BUSY")) {
-    return new IndexBusyError(db.name, BUSY_TIMEOUT_MS, { cause: error });
+    return new IndexBusyError(file, BUSY_TIMEOUT_MS, { cause: error });
   }
   if (code.startsWith("SQLITE_CORRUPT") || code === "SQLITE_NOTADB") {
-    return new IndexCorruptError(db.name, (error as Error).message, { cause: error });
+    return new IndexCorruptError(file, (error as Error).message, { cause: error });
   }
-  if (code === "SQLITE_FULL") {
-    return new StoreError(
-      db.name,
-      `cannot write the index: ${(error as Error).message}; free some space and run the command again (what was written before is kept)`,
-      { cause: error },
-    );
-  }
-  if (code.startsWith("SQLITE_READONLY") || code.startsWith("SQLITE_IOERR")) {
-    return new StoreError(
-      db.name,
-      `cannot write the index (${(error as Error).message}); check that its folder is writable and the disk is healthy, then run the command again`,
-      { cause: error },
-    );
-  }
-  return error;
+  const writing =
+    code === "SQLITE_FULL" ||
+    code.startsWith("SQLITE_READONLY") ||
+    code.startsWith("SQLITE_IOERR") ||
+    code.startsWith("SQLITE_CANTOPEN");
+  if (!writing) return error;
+  const fault =
+    code === "SQLITE_FULL"
+      ? DISK_FULL
+      : (readOnlyFault(db) ?? (file === ":memory:" ? null : writeFault(file)));
+  if (fault) return new IndexNotWritableError(file, fault.reason, fault.remedy, { cause: error });
+  if (code.startsWith("SQLITE_CANTOPEN")) return error;
+  return new StoreError(
+    file,
+    `cannot write the index (${(error as Error).message}); check that its folder is writable and the disk is healthy, then run the command again`,
+    { cause: error },
+  );
 }
