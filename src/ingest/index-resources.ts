@@ -166,6 +166,7 @@ export async function indexResources(
   };
   const skipped = emptySkipCounts();
   const secretFiles: IndexReport["secretFiles"][number][] = [];
+  const longPaths: IndexReport["longPaths"][number][] = [];
   const resources: IndexReport["resources"][number][] = [];
   const missingRoots: string[] = [];
   for (const root of roots) {
@@ -204,6 +205,8 @@ export async function indexResources(
     }
     addSkips(skipped, runSkipped);
     if (runSecrets.length > 0) secretFiles.push({ root: realRoot, files: runSecrets });
+    if (discovery.longPaths.length > 0)
+      longPaths.push({ root: realRoot, paths: discovery.longPaths });
   }
   options.onFilesWritten?.({
     added: counts.added,
@@ -216,6 +219,7 @@ export async function indexResources(
     ...counts,
     skipped,
     secretFiles,
+    longPaths,
     missingRoots,
     elapsedMs: Math.round(performance.now() - started),
   };

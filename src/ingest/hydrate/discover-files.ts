@@ -14,7 +14,7 @@ import {
 } from "../../core/types.js";
 import { isSecretFile } from "../../secrets/secret-files.js";
 import { listGitFiles } from "./list-git.js";
-import { walkFiles } from "./list-walk.js";
+import { isPathTooLong, walkFiles } from "./list-walk.js";
 import { hasBinaryExtension, inSkippedDirectory, SKIPPED_DIRECTORIES } from "./skip-rules.js";
 
 export interface HydrationLimits {
@@ -52,15 +52,20 @@ export interface Discovery {
   readonly skipped: SkipCounts;
   /** Files skipped for their secret-file name (the content check comes when files are read). */
   readonly secretFiles: SecretFile[];
+  /**
+   * Files, and folders that could not be listed (ending in `/`), whose path is
+   * too long for the system to open, in path order: counted under "path-too-long".
+   */
+  readonly longPaths: string[];
 }
 
 /**
  * Lists the files of a resource root that are worth indexing: git's view for a
  * checkout, a .gitignore-honouring walk otherwise; then drops skipped folders,
  * `.ctxignore` matches, binary extensions, secret-file names (unless secrets
- * are included), links out of the root, non-files and files over the limits,
- * counting each under its reason. Binary content and secrets in content are
- * detected later, when a file is read. With a `scope` (paths relative to the
+ * are included), links out of the root, non-files, paths too long to open and
+ * files over the limits, counting each under its reason. Binary content and
+ * secrets in content are detected later, when a file is read. With a `scope` (paths relative to the
  * root, files or folders), only what lies there is listed: a watcher's changes.
  */
 export async function discoverFiles(
@@ -73,11 +78,13 @@ export async function discoverFiles(
   const git = await listGitFiles(root, scope);
   let kind: ResourceKind;
   let listed: string[];
+  const longPaths: string[] = [];
   if (git) {
     kind = "git";
     listed = git.files;
     skipped.ignored += git.ignored;
-    skipped.unreadable += git.unnamable;
+    skipped.unreadable += git.unnamable + git.unreadable;
+    longPaths.push(...git.tooLong);
   } else {
     kind = "folder";
     const walk = walkFiles(
@@ -88,6 +95,7 @@ export async function discoverFiles(
     listed = walk.files;
     skipped.ignored += walk.ignored;
     skipped.unreadable += walk.unreadable;
+    longPaths.push(...walk.tooLong);
   }
   const ctxIgnore = readCtxIgnore(root);
   const realRoot = realpathSync(root);
@@ -106,6 +114,10 @@ export async function discoverFiles(
     const absPath = join(root, relPath);
     const stats = statInsideRoot(absPath, realRoot);
     if (stats === "absent") continue;
+    if (stats === "path-too-long") {
+      longPaths.push(relPath); // counted with the folders, below
+      continue;
+    }
     if (typeof stats === "string") {
       skipped[stats]++;
       continue;
@@ -126,7 +138,9 @@ export async function discoverFiles(
     totalBytes += stats.size;
     files.push({ relPath, absPath, size: stats.size, mtimeMs: stats.mtimeMs });
   }
-  return { kind, files, skipped, secretFiles };
+  skipped["path-too-long"] += longPaths.length;
+  longPaths.sort();
+  return { kind, files, skipped, secretFiles, longPaths };
 }
 
 /**
@@ -138,11 +152,12 @@ export async function discoverFiles(
 function statInsideRoot(
   absPath: string,
   realRoot: string,
-): Stats | "outside-root" | "unreadable" | "ignored" | "absent" {
+): Stats | "outside-root" | "unreadable" | "ignored" | "path-too-long" | "absent" {
   let stats: Stats;
   try {
     stats = lstatSync(absPath);
   } catch (error) {
+    if (isPathTooLong(error)) return "path-too-long";
     return (error as NodeJS.ErrnoException).code === "ENOENT" ? "absent" : "unreadable";
   }
   if (stats.isDirectory()) return "absent";
