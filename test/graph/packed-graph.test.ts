@@ -1,11 +1,14 @@
-import { copyFileSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LoadedGraph } from "../../src/core/graph.js";
 import { ContextEngine } from "../../src/engine/context-engine.js";
+import { CachedGraphSource } from "../../src/engine/graph-source.js";
+import { CodeGraph } from "../../src/graph/code-graph.js";
 import { mentionSeeds } from "../../src/graph/graph-seeds.js";
 import { DEFAULT_WALK, rankAround } from "../../src/graph/graph-walk.js";
 import { PackedGraph, packGraph, unpackGraph } from "../../src/graph/packed-graph.js";
+import { SqliteStore } from "../../src/store/sqlite/sqlite-store.js";
 import { indexTerms } from "../../src/text/code-tokenizer.js";
 import { SERVICE } from "../helpers/service-fixture.js";
 import { gitRepo } from "../helpers/temp-dir.js";
@@ -175,6 +178,42 @@ describe("the packed code graph", () => {
       expect([...read.nodes]).toEqual([...built.nodes]);
     } finally {
       await rebuilt.close();
+    }
+  });
+});
+
+describe("a packed graph behind the index", () => {
+  it("is brought up to date from the files written since, as a full build would give it", async () => {
+    const root = gitRepo(SERVICE);
+    const engine = await ContextEngine.open({ start: root, cwd: root });
+    const store = SqliteStore.open(join(root, ".ctx/index.db"), { create: false });
+    try {
+      await engine.index();
+      let fullBuilds = 0;
+      const counting = Object.create(store) as SqliteStore;
+      counting.loadGraph = () => {
+        fullBuilds++;
+        return store.loadGraph();
+      };
+      // A second process's view: it reads the packed file the index run kept.
+      const source = new CachedGraphSource(counting, join(root, ".ctx/index-graph.pack"));
+      expect(await source.load()).toBeInstanceOf(PackedGraph);
+      writeFileSync(
+        join(root, "src/util/paths.ts"),
+        'export function segments(path: string): string[] {\n  return path.split("/");\n}\n\nexport function splitPath(path: string): string[] {\n  return segments(path);\n}\n',
+      );
+      await engine.index();
+      const updated = await source.load();
+      expect(fullBuilds).toBe(0);
+      const full = CodeGraph.fromRecords((await store.loadGraph()).files);
+      expect([...updated.nodes]).toEqual([...full.nodes]);
+      expect([...updated.files]).toEqual([...full.files]);
+      expect([...updated.uses.targets]).toEqual([...full.uses.targets]);
+      expect(updated.definitionsNamed("joinPath")).toEqual([]);
+      expect(updated.definitionsNamed("segments")).toHaveLength(1);
+    } finally {
+      await store.close();
+      await engine.close();
     }
   });
 });
