@@ -1,4 +1,4 @@
-import { copyFileSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LoadedGraph } from "../../src/core/graph.js";
@@ -163,6 +163,8 @@ describe("the packed code graph", () => {
     }
     // The graph built instead was packed in its place, and the next process reads that.
     expect(unpackGraph(readFileSync(pack))?.graph.definitionsNamed("parseArgs")).toHaveLength(1);
+    // Readable by the user alone, as the index is.
+    expect(statSync(pack).mode & 0o777).toBe(0o600);
     const again = await ContextEngine.open({ start: root, cwd: root });
     try {
       expect(await again.loadGraph()).toBeInstanceOf(PackedGraph);
