@@ -25,3 +25,7 @@ console.log(
   "\n== PostgreSQL at scale: npm package releases as projects of one database, to 1M chunks ==",
 );
 await import("./postgres-scale.js");
+console.log(
+  "\n== big trees: queries at 2,000 and 200,000 generated files (CTX_BENCH_BIG_TREE: the larger size) ==",
+);
+await import("./big-tree.js");

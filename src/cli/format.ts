@@ -23,6 +23,7 @@ export function formatIndexReport(report: IndexReport, indexPath: string): strin
       `in ${(report.elapsedMs / 1000).toFixed(2)} s`,
     `Skipped: ${formatSkipped(report.skipped)}`,
     ...secretFilesLines(report.secretFiles),
+    ...longPathLines(report.longPaths),
     ...report.missingRoots.map(missingRootLine),
     ...cutFilesLines(report.cutFiles),
     `Index: ${indexPath}`,
@@ -63,6 +64,32 @@ function cutFilesLines(byRoot: IndexReport["cutFiles"]): string[] {
   const more = named.length - CUT_FILES_SHOWN;
   return [
     `Indexed in part, too large to index whole: ${named.slice(0, CUT_FILES_SHOWN).join(", ")}${more > 0 ? `, and ${more} more` : ""}`,
+  ];
+}
+
+/** Paths too long to open, named in `ctx index`'s report: at most this many, each shortened. */
+const LONG_PATHS_SHOWN = 5;
+/** Characters kept of a long path's start and of its end: its name and the folder it is in. */
+const LONG_PATH_ENDS = 40;
+
+/** The files and folders left out for a path the system cannot open, shortened in the middle. */
+function longPathLines(byRoot: IndexReport["longPaths"]): string[] {
+  const several = byRoot.length > 1;
+  const named = byRoot.flatMap(({ root, paths }) =>
+    paths.map((path) => {
+      const full = several ? `${root}/${path}` : path;
+      return visible(
+        full.length > 2 * LONG_PATH_ENDS + 1
+          ? `${full.slice(0, LONG_PATH_ENDS)}…${full.slice(-LONG_PATH_ENDS)}`
+          : full,
+      );
+    }),
+  );
+  if (named.length === 0) return [];
+  const more = named.length - LONG_PATHS_SHOWN;
+  return [
+    `Not indexed, path too long to open: ${named.slice(0, LONG_PATHS_SHOWN).join(", ")}${more > 0 ? `, and ${more} more` : ""}`,
+    "  (past the system's limit for a whole path; a folder, ending in /, holds what could not be listed: index from a shorter root, or move them higher up)",
   ];
 }
 

@@ -231,8 +231,21 @@ export interface LoadedGraph {
   filesUnder(prefix: string): readonly GraphFile[];
   /** The innermost definition of a file containing a line, else the file's node. */
   nodeAtLine(file: number, line: number): number;
-  /** Every definition name with its nodes. */
+  /** Every definition name with its nodes, in the order of each name's first node. */
   names(): IterableIterator<[string, readonly number[]]>;
+  /**
+   * The compound names specific enough to seed a walk whose first word is
+   * `first` and whose second is one of `seconds`, in `names()` order: the
+   * names a task's words may spell out.
+   */
+  compoundNamesFirst(first: string, seconds: ReadonlySet<string>): readonly CompoundName[];
+}
+
+/** A compound definition name (`parseArgs`, `get_value`) by the words it is made of. */
+export interface CompoundName {
+  /** Its words (the first, which leads to it, included), as the index splits them. */
+  readonly parts: readonly string[];
+  readonly nodes: readonly number[];
 }
 
 /** Gives the current graph, rebuilt only when the index's graph changed. */

@@ -28,7 +28,7 @@ export function createPrivateFile(file: string): void {
 }
 
 /** Writes a file only the user can read (a file already there is made so too). */
-export async function writePrivateFile(file: string, data: string): Promise<void> {
+export async function writePrivateFile(file: string, data: string | Uint8Array): Promise<void> {
   await writeFile(file, data, { mode: PRIVATE_FILE_MODE });
   await chmod(file, PRIVATE_FILE_MODE);
 }

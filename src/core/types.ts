@@ -35,6 +35,8 @@ export type SkipReason =
   | "ignored"
   | "unreadable"
   | "outside-root"
+  /** The path is past what the system can open (PATH_MAX): a folder counts once. */
+  | "path-too-long"
   | "secret";
 
 export const SKIP_REASONS: readonly SkipReason[] = [
@@ -44,6 +46,7 @@ export const SKIP_REASONS: readonly SkipReason[] = [
   "ignored",
   "unreadable",
   "outside-root",
+  "path-too-long",
   "secret",
 ];
 
@@ -57,6 +60,7 @@ export function emptySkipCounts(): SkipCounts {
     ignored: 0,
     unreadable: 0,
     "outside-root": 0,
+    "path-too-long": 0,
     secret: 0,
   };
 }
@@ -136,6 +140,11 @@ export interface IndexReport {
   readonly skipped: SkipCounts;
   /** Files kept out for holding secrets, by root (only roots that have some). */
   readonly secretFiles: readonly { readonly root: string; readonly files: readonly SecretFile[] }[];
+  /**
+   * Files and folders (these end in `/`) whose path is too long for the system
+   * to open, by root (only roots that have some): counted under "path-too-long".
+   */
+  readonly longPaths: readonly { readonly root: string; readonly paths: readonly string[] }[];
   /**
    * Roots the index covers whose folder is gone (unmounted, deleted, moved away
    * from the project): their documents are kept as last indexed.

@@ -36,7 +36,7 @@ import type {
   QueryOptions,
   QueryResult,
 } from "./engine-options.js";
-import { CachedGraphSource } from "./graph-source.js";
+import { CachedGraphSource, packedGraphFile } from "./graph-source.js";
 import { hotTier } from "./hot-files.js";
 import { scopeOf } from "./index-scope.js";
 import { findProjectRoot, storeLocationFor } from "./locate-project.js";
@@ -99,7 +99,7 @@ export class ContextEngine {
   ) {
     this.counter = counter;
     this.requests = new KeptRequests(storeFile);
-    this.graph = new CachedGraphSource(store);
+    this.graph = new CachedGraphSource(store, storeFile ? packedGraphFile(storeFile) : null);
     this.plans = new ProjectPlans(store, project);
   }
 

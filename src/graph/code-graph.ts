@@ -1,10 +1,12 @@
 import type {
+  CompoundName,
   EdgeRows,
   GraphFile,
   GraphFileRecord,
   GraphNode,
   LoadedGraph,
 } from "../core/graph.js";
+import { type CompoundIndex, compoundIndex, inNameOrder } from "./compound-names.js";
 import { reverseRows } from "./edge-rows.js";
 import { buildGraphParts, type GraphParts, pushTo } from "./graph-builder.js";
 import { pageRank } from "./page-rank.js";
@@ -24,6 +26,7 @@ export class CodeGraph implements LoadedGraph {
   private readonly byName = new Map<string, number[]>();
   private readonly byPath = new Map<string, number[]>();
   private usedByRows: EdgeRows | null = null;
+  private compounds: CompoundIndex | null = null;
   private centralityRank: Float64Array | null;
 
   /**
@@ -59,10 +62,7 @@ export class CodeGraph implements LoadedGraph {
   }
 
   get centrality(): Float64Array {
-    this.centralityRank ??= pageRank([{ edges: this.uses, scale: 1 }], this.nodes.length, {
-      damping: CENTRALITY_DAMPING,
-      ...(this.rankFrom ? { start: this.rankFrom } : {}),
-    });
+    this.centralityRank ??= wholeGraphRank(this.uses, this.nodes.length, this.rankFrom);
     return this.centralityRank;
   }
 
@@ -81,6 +81,18 @@ export class CodeGraph implements LoadedGraph {
 
   names(): IterableIterator<[string, readonly number[]]> {
     return this.byName.entries();
+  }
+
+  compoundNamesFirst(first: string, seconds: ReadonlySet<string>): readonly CompoundName[] {
+    this.compounds ??= compoundIndex(this.names());
+    const bySecond = this.compounds.get(first);
+    if (!bySecond) return [];
+    const lists: CompoundName[][] = [];
+    for (const second of seconds) {
+      const entries = bySecond.get(second);
+      if (entries) lists.push(entries);
+    }
+    return inNameOrder(lists);
   }
 
   filesUnder(prefix: string): GraphFile[] {
@@ -104,4 +116,16 @@ export class CodeGraph implements LoadedGraph {
     }
     return best;
   }
+}
+
+/** The whole-graph PageRank of the nodes, from `start` when given (a rank close to it). */
+export function wholeGraphRank(
+  uses: EdgeRows,
+  nodeCount: number,
+  start?: Float64Array,
+): Float64Array {
+  return pageRank([{ edges: uses, scale: 1 }], nodeCount, {
+    damping: CENTRALITY_DAMPING,
+    ...(start ? { start } : {}),
+  });
 }

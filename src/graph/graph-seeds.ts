@@ -2,14 +2,13 @@ import type { LoadedGraph } from "../core/graph.js";
 import type { TextHit } from "../core/text-backend.js";
 import type { StoredChunk } from "../core/types.js";
 import { indexTerms } from "../text/code-tokenizer.js";
+import { MAX_MENTION_DEFINITIONS } from "./compound-names.js";
 
 /** How much each kind of evidence puts on a node before the walk; they add up. */
 const KEYWORD_WEIGHT = 1;
 const MENTION_WEIGHT = 1;
 const SPLIT_NAME_WEIGHT = 0.4;
 const FOCUS_WEIGHT = 2;
-/** A name with more definitions than this names nothing in particular. */
-const MAX_MENTION_DEFINITIONS = 8;
 /** An identifier as written in code: compound (camelCase, snake_case), or called. */
 const IDENTIFIER = /[A-Za-z_$][\w$]*(?:\(\))?/g;
 const COMPOUND = /[a-z][A-Z]|[A-Za-z]_[A-Za-z]|\(\)$|^[A-Z][a-z]+[A-Z]/;
@@ -76,10 +75,8 @@ export function mentionSeeds(graph: LoadedGraph, task: string): Map<number, numb
     for (const node of found) add(seeds, node, MENTION_WEIGHT / found.length);
   }
   const words = new Set(indexTerms(task));
-  const byFirstPart = compoundNames(graph);
   for (const word of words) {
-    for (const { parts, nodes } of byFirstPart.get(word) ?? []) {
-      // A common first word ("get") leads to thousands of names: the rest of each is checked in a plain loop.
+    for (const { parts, nodes } of graph.compoundNamesFirst(word, words)) {
       if (!allIn(parts, words)) continue;
       for (const node of nodes) add(seeds, node, SPLIT_NAME_WEIGHT / nodes.length);
     }
@@ -87,41 +84,11 @@ export function mentionSeeds(graph: LoadedGraph, task: string): Map<number, numb
   return seeds;
 }
 
-/** Every part past the first (the word that led to the name) is among `words`. */
+/** Every part past the first two (the words that led to the name) is among `words`. */
 function allIn(parts: readonly string[], words: ReadonlySet<string>): boolean {
-  for (let index = 1; index < parts.length; index++)
+  for (let index = 2; index < parts.length; index++)
     if (!words.has(parts[index] as string)) return false;
   return true;
-}
-
-interface CompoundName {
-  readonly parts: readonly string[];
-  readonly nodes: readonly number[];
-}
-
-const compoundsOf = new WeakMap<LoadedGraph, Map<string, CompoundName[]>>();
-
-/**
- * The graph's compound names specific enough to seed a walk, by their first
- * word: a task's words then lead to the few names they may spell out, instead
- * of every name being split and checked on every query.
- */
-function compoundNames(graph: LoadedGraph): Map<string, CompoundName[]> {
-  let index = compoundsOf.get(graph);
-  if (index) return index;
-  index = new Map();
-  for (const [name, nodes] of graph.names()) {
-    if (nodes.length > MAX_MENTION_DEFINITIONS || name.length < 4) continue;
-    // indexTerms gives the whole name first, then its parts when it is compound.
-    const parts = indexTerms(name).slice(1);
-    const first = parts[0];
-    if (parts.length < 2 || first === undefined) continue;
-    const entries = index.get(first);
-    if (entries) entries.push({ parts, nodes });
-    else index.set(first, [{ parts, nodes }]);
-  }
-  compoundsOf.set(graph, index);
-  return index;
 }
 
 /** The request's focus: files or folders (their definitions), else symbols by name. */

@@ -147,7 +147,7 @@ function workspaceOf(graph: LoadedGraph): WalkWorkspace {
 const walks = new WeakMap<LoadedGraph, { backwardScale: number; transitions: Transitions }>();
 
 /** Both ways along every edge, backwards at `backwardScale`: built once per graph, walked by every query. */
-function walkTransitions(graph: LoadedGraph, backwardScale: number): Transitions {
+export function walkTransitions(graph: LoadedGraph, backwardScale: number): Transitions {
   const known = walks.get(graph);
   if (known?.backwardScale === backwardScale) return known.transitions;
   const built = transitions(
@@ -159,6 +159,19 @@ function walkTransitions(graph: LoadedGraph, backwardScale: number): Transitions
   );
   walks.set(graph, { backwardScale, transitions: built });
   return built;
+}
+
+/**
+ * Gives a graph the walk's transitions built earlier (kept with a packed
+ * graph): building them reads every edge, which a process's first query on a
+ * large graph would otherwise pay.
+ */
+export function keepWalkTransitions(
+  graph: LoadedGraph,
+  backwardScale: number,
+  kept: Transitions,
+): void {
+  walks.set(graph, { backwardScale, transitions: kept });
 }
 
 /**

@@ -167,6 +167,7 @@ export async function indexResources(
   };
   const skipped = emptySkipCounts();
   const secretFiles: IndexReport["secretFiles"][number][] = [];
+  const longPaths: IndexReport["longPaths"][number][] = [];
   const resources: IndexReport["resources"][number][] = [];
   const missingRoots: string[] = [];
   const cutFiles: IndexReport["cutFiles"][number][] = [];
@@ -208,6 +209,8 @@ export async function indexResources(
     addSkips(skipped, runSkipped);
     if (runSecrets.length > 0) secretFiles.push({ root: realRoot, files: runSecrets });
     if (runCut.length > 0) cutFiles.push({ root: realRoot, files: runCut });
+    if (discovery.longPaths.length > 0)
+      longPaths.push({ root: realRoot, paths: discovery.longPaths });
   }
   options.onFilesWritten?.({
     added: counts.added,
@@ -220,6 +223,7 @@ export async function indexResources(
     ...counts,
     skipped,
     secretFiles,
+    longPaths,
     missingRoots,
     cutFiles,
     elapsedMs: Math.round(performance.now() - started),

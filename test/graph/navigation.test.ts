@@ -1,4 +1,4 @@
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -7,6 +7,7 @@ import { ContextEngine } from "../../src/engine/context-engine.js";
 import { CachedGraphSource } from "../../src/engine/graph-source.js";
 import { mentionSeeds } from "../../src/graph/graph-seeds.js";
 import { rankAround } from "../../src/graph/graph-walk.js";
+import { PackedGraph, unpackGraph } from "../../src/graph/packed-graph.js";
 import { pageRank } from "../../src/graph/page-rank.js";
 import { SqliteStore } from "../../src/store/sqlite/sqlite-store.js";
 import { BreadthDepthNavigatorStrategy } from "../../src/strategies/builtins/breadth-depth-navigator.js";
@@ -115,6 +116,7 @@ describe("the code graph in memory", () => {
     const other = await ContextEngine.open({ start: root, cwd: root });
     try {
       const read = await other.loadGraph();
+      expect(read).toBeInstanceOf(PackedGraph);
       expect(read.nodes).toEqual(changed.nodes);
       expect(read.files).toEqual(changed.files);
       expect([...read.uses.targets]).toEqual([...changed.uses.targets]);
@@ -124,7 +126,7 @@ describe("the code graph in memory", () => {
     }
   });
 
-  it("is built by the index run that changed it and kept in the index, for the next process", async () => {
+  it("is built by the index run that changed it and kept beside the index, for the next process", async () => {
     writeFileSync(
       join(root, "src/shade.ts"),
       "export function shade(): number {\n  return 2;\n}\n",
@@ -135,9 +137,12 @@ describe("the code graph in memory", () => {
       const meta = (key: string) =>
         (db.prepare("SELECT value FROM ctx_meta WHERE key = ?").get(key) as { value: string })
           .value;
-      const stored = JSON.parse(meta("graph_cache")) as { generation: string; centrality: string };
-      expect(stored.generation).toBe(String(meta("graph_generation")));
-      expect(stored.centrality).not.toBeNull();
+      const packed = unpackGraph(readFileSync(join(root, ".ctx/index-graph.pack")));
+      expect(packed?.stamp.generation).toBe(String(meta("graph_generation")));
+      // The index names the save it belongs to: a file left by another index is not read.
+      expect(meta("graph_packed")).toBe(`${packed?.stamp.generation} ${packed?.stamp.id}`);
+      expect(packed?.graph.hasCentrality).toBe(true);
+      expect(packed?.graph.definitionsNamed("shade")).toHaveLength(1);
     } finally {
       db.close();
     }

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { emptySkipCounts } from "../../src/core/types.js";
 import { DEFAULT_LIMITS, discoverFiles } from "../../src/ingest/hydrate/discover-files.js";
+import { deepFile, LONGEST_PATH, longFolderNames, removeDeep } from "../helpers/deep-paths.js";
 import { git, gitRepo, tempDir, writeFiles } from "../helpers/temp-dir.js";
 
 const paths = (discovery: Awaited<ReturnType<typeof discoverFiles>>) =>
@@ -197,4 +198,53 @@ describe("discoverFiles in a plain folder", () => {
       }
     },
   );
+});
+
+describe("discoverFiles with paths past the system's limit", () => {
+  it("names the folder a walk cannot open, and counts it once as path-too-long", async () => {
+    const root = tempDir();
+    writeFiles(root, { "ok.ts": "export const ok = 1;\n" });
+    const names = longFolderNames(20, "d");
+    deepFile(root, names, "deep.ts");
+    try {
+      const discovery = await discoverFiles(root, DEFAULT_LIMITS);
+      // The first folder whose whole path is past the limit: nothing below it can be listed.
+      const depth = names.findIndex(
+        (_, i) => Buffer.byteLength(join(root, ...names.slice(0, i + 1))) > LONGEST_PATH,
+      );
+      expect(paths(discovery)).toEqual(["ok.ts"]);
+      expect(discovery.longPaths).toEqual([`${names.slice(0, depth + 1).join("/")}/`]);
+      expect(discovery.skipped).toEqual({ ...emptySkipCounts(), "path-too-long": 1 });
+    } finally {
+      removeDeep(join(root, names[0] as string));
+    }
+  });
+
+  it("names a tracked file too long to open and a folder git cannot list, in a checkout", async () => {
+    const root = gitRepo({ "ok.ts": "export const ok = 1;\n" });
+    // Under git's limit relative to the root, past the system's as a whole path.
+    const tracked = longFolderNames(16, "t");
+    const name = "f".repeat(LONGEST_PATH - 5 - Buffer.byteLength(`${tracked.join("/")}/`));
+    deepFile(root, tracked, name);
+    git(root, "add", "--all");
+    git(root, "commit", "--quiet", "--message", "a long path");
+    const trackedPath = `${tracked.join("/")}/${name}`;
+    expect(Buffer.byteLength(join(root, trackedPath))).toBeGreaterThan(LONGEST_PATH);
+    // Past even git's limit: it warns that it cannot open a folder, and lists nothing below.
+    const untracked = longFolderNames(20, "u");
+    deepFile(root, untracked, "deep.ts");
+    try {
+      const discovery = await discoverFiles(root, DEFAULT_LIMITS);
+      expect(paths(discovery)).toEqual(["ok.ts"]);
+      const [file, folder = ""] = discovery.longPaths;
+      expect(file).toBe(trackedPath);
+      // git's warning is cut at 4 KB: named by the deepest folder it holds whole.
+      expect(folder.startsWith(`${untracked[0]}/`) && folder.endsWith("/")).toBe(true);
+      expect(`${untracked.join("/")}/`.startsWith(folder)).toBe(true);
+      expect(discovery.skipped).toEqual({ ...emptySkipCounts(), "path-too-long": 2 });
+    } finally {
+      removeDeep(join(root, tracked[0] as string));
+      removeDeep(join(root, untracked[0] as string));
+    }
+  });
 });

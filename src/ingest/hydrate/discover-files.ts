@@ -15,7 +15,7 @@ import {
 import { isSecretFile } from "../../secrets/secret-files.js";
 import { visibleText } from "../../text/visible-text.js";
 import { type GitListing, GitListingError, listGitFiles } from "./list-git.js";
-import { walkFiles } from "./list-walk.js";
+import { isPathTooLong, walkFiles } from "./list-walk.js";
 import { hasBinaryExtension, inSkippedDirectory, SKIPPED_DIRECTORIES } from "./skip-rules.js";
 
 export interface HydrationLimits {
@@ -53,15 +53,20 @@ export interface Discovery {
   readonly skipped: SkipCounts;
   /** Files skipped for their secret-file name (the content check comes when files are read). */
   readonly secretFiles: SecretFile[];
+  /**
+   * Files, and folders that could not be listed (ending in `/`), whose path is
+   * too long for the system to open, in path order: counted under "path-too-long".
+   */
+  readonly longPaths: string[];
 }
 
 /**
  * Lists the files of a resource root that are worth indexing: git's view for a
  * checkout, a .gitignore-honouring walk otherwise; then drops skipped folders,
  * `.ctxignore` matches, binary extensions, secret-file names (unless secrets
- * are included), links out of the root, non-files and files over the limits,
- * counting each under its reason. Binary content and secrets in content are
- * detected later, when a file is read. With a `scope` (paths relative to the
+ * are included), links out of the root, non-files, paths too long to open and
+ * files over the limits, counting each under its reason. Binary content and
+ * secrets in content are detected later, when a file is read. With a `scope` (paths relative to the
  * root, files or folders), only what lies there is listed: a watcher's changes.
  */
 export async function discoverFiles(
@@ -74,11 +79,13 @@ export async function discoverFiles(
   const { git, broken } = await gitListing(root, scope);
   let kind: ResourceKind = "folder";
   let listed: string[];
+  const longPaths: string[] = [];
   if (git) {
     kind = "git";
     listed = git.files;
     skipped.ignored += git.ignored;
-    skipped.unreadable += git.unnamable;
+    skipped.unreadable += git.unnamable + git.unreadable;
+    longPaths.push(...git.tooLong);
   } else {
     // A checkout git cannot list stays one: its history is read from the commits, not the index.
     if (broken) kind = "git";
@@ -90,6 +97,7 @@ export async function discoverFiles(
     listed = walk.files;
     skipped.ignored += walk.ignored;
     skipped.unreadable += walk.unreadable;
+    longPaths.push(...walk.tooLong);
   }
   const ctxIgnore = readCtxIgnore(root);
   const realRoot = realpathSync(root);
@@ -108,6 +116,10 @@ export async function discoverFiles(
     const absPath = join(root, relPath);
     const stats = statInsideRoot(absPath, realRoot);
     if (stats === "absent") continue;
+    if (stats === "path-too-long") {
+      longPaths.push(relPath); // counted with the folders, below
+      continue;
+    }
     if (typeof stats === "string") {
       skipped[stats]++;
       continue;
@@ -128,7 +140,9 @@ export async function discoverFiles(
     totalBytes += stats.size;
     files.push({ relPath, absPath, size: stats.size, mtimeMs: stats.mtimeMs });
   }
-  return { kind, files, skipped, secretFiles };
+  skipped["path-too-long"] += longPaths.length;
+  longPaths.sort();
+  return { kind, files, skipped, secretFiles, longPaths };
 }
 
 /**
@@ -171,11 +185,12 @@ const brokenCheckouts = new Set<string>();
 function statInsideRoot(
   absPath: string,
   realRoot: string,
-): Stats | "outside-root" | "unreadable" | "ignored" | "absent" {
+): Stats | "outside-root" | "unreadable" | "ignored" | "path-too-long" | "absent" {
   let stats: Stats;
   try {
     stats = lstatSync(absPath);
   } catch (error) {
+    if (isPathTooLong(error)) return "path-too-long";
     return (error as NodeJS.ErrnoException).code === "ENOENT" ? "absent" : "unreadable";
   }
   if (stats.isDirectory()) return "absent";

@@ -1,7 +1,10 @@
 import { isUtf8 } from "node:buffer";
 import { execFile } from "node:child_process";
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
 import { promisify } from "node:util";
 import { SAFE_GIT_OPTIONS } from "../../git/git-command.js";
+import { isPathTooLong } from "./list-walk.js";
 
 const run = promisify(execFile);
 /** File lists of repositories with hundreds of thousands of files run to tens of MB. */
@@ -17,6 +20,10 @@ export interface GitListing {
   readonly ignored: number;
   /** Files whose names are not UTF-8: paths here are text, so they cannot be indexed. */
   readonly unnamable: number;
+  /** Folders git could not open to list (a folder counts once), other than those below. */
+  readonly unreadable: number;
+  /** Folders git could not open for their path's length (relative, ending in `/`). */
+  readonly tooLong: string[];
 }
 
 /** The root is inside a git work tree, but git cannot list its files (a damaged `.git/index`, say). */
@@ -46,14 +53,15 @@ export async function listGitFiles(
     // ones there), then untracked files that are not ignored.
     // The three listings are independent: run at once, they cost one git start, not three.
     const [tracked, untracked, ignored] = await Promise.all([
-      git(root, ["ls-files", "--cached", "--recurse-submodules", "-z", ...only]).catch(() =>
-        git(root, ["ls-files", "--cached", "-z", ...only]),
+      gitOut(root, ["ls-files", "--cached", "--recurse-submodules", "-z", ...only]).catch(() =>
+        gitOut(root, ["ls-files", "--cached", "-z", ...only]),
       ),
+      // What git could not open to list is only told on stderr, as a warning.
       git(root, ["ls-files", "--others", "--exclude-standard", "-z", ...only]),
       // A scoped listing (a few changed paths) does not recount what the last full run counted.
       scope
         ? Buffer.alloc(0)
-        : git(root, [
+        : gitOut(root, [
             "ls-files",
             "--others",
             "--ignored",
@@ -64,7 +72,7 @@ export async function listGitFiles(
           ]),
     ]);
     // --cached lists a file once per merge stage during a conflict.
-    const names = [...splitNulBytes(tracked), ...splitNulBytes(untracked)];
+    const names = [...splitNulBytes(tracked), ...splitNulBytes(untracked.stdout)];
     const files = [
       ...new Set(names.filter((name) => isUtf8(name)).map((name) => name.toString("utf8"))),
     ];
@@ -75,7 +83,8 @@ export async function listGitFiles(
     const ignoredEntries = splitNulBytes(ignored)
       .map((entry) => entry.toString("utf8"))
       .filter((entry) => !entry.startsWith(".ctx/"));
-    return { files, ignored: ignoredEntries.length, unnamable };
+    const unopened = unopenedFolders(root, untracked.stderr);
+    return { files, ignored: ignoredEntries.length, unnamable, ...unopened };
   } catch (error) {
     if (await insideWorkTree(root)) {
       const stderr = (error as { stderr?: Buffer | string }).stderr?.toString().trim() ?? "";
@@ -95,14 +104,55 @@ async function insideWorkTree(root: string): Promise<boolean> {
   }
 }
 
+const UNOPENED = "warning: could not open directory '";
+
+/**
+ * The folders git warned it could not open while listing, by why: a path too
+ * long for the system, or anything else (no permission, gone meanwhile).
+ */
+function unopenedFolders(
+  root: string,
+  stderr: Buffer,
+): { readonly unreadable: number; readonly tooLong: string[] } {
+  const tooLong: string[] = [];
+  let unreadable = 0;
+  // git's message, untranslated (LC_ALL=C below); the path is as git read it, relative to the root.
+  for (const line of stderr.toString("utf8").split("\n")) {
+    if (!line.startsWith(UNOPENED)) continue;
+    const rest = line.slice(UNOPENED.length);
+    const whole = /^(.*)': [^']*$/.exec(rest);
+    if (!whole) {
+      // git cuts its messages at 4 KB: only a path that long is cut. Named by the
+      // deepest folder the message holds whole, the one what was not listed lies in.
+      tooLong.push(rest.slice(0, rest.lastIndexOf("/") + 1));
+      continue;
+    }
+    const folder = whole[1] as string;
+    try {
+      readdirSync(join(root, folder));
+    } catch (error) {
+      if (isPathTooLong(error)) {
+        tooLong.push(folder.endsWith("/") ? folder : `${folder}/`);
+        continue;
+      }
+    }
+    unreadable++;
+  }
+  return { unreadable, tooLong };
+}
+
 /** Names as git wrote them: bytes, since a name need not be UTF-8. */
-async function git(cwd: string, args: string[]): Promise<Buffer> {
-  const { stdout } = await run("git", [...SAFE_GIT_OPTIONS, "-c", "core.quotepath=off", ...args], {
+async function gitOut(cwd: string, args: string[]): Promise<Buffer> {
+  return (await git(cwd, args)).stdout;
+}
+
+async function git(cwd: string, args: string[]): Promise<{ stdout: Buffer; stderr: Buffer }> {
+  return run("git", [...SAFE_GIT_OPTIONS, "-c", "core.quotepath=off", ...args], {
     cwd,
     maxBuffer: MAX_OUTPUT,
     encoding: "buffer",
+    env: { ...process.env, LC_ALL: "C" },
   });
-  return stdout;
 }
 
 function splitNulBytes(output: Buffer): Buffer[] {

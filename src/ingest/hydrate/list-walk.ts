@@ -18,6 +18,8 @@ export interface WalkListing {
    * here are text, so they cannot be indexed; a folder counts once).
    */
   readonly unreadable: number;
+  /** Folders whose path is too long to open (relative, ending in `/`): not counted as unreadable. */
+  readonly tooLong: string[];
 }
 
 export interface IgnoreLevel {
@@ -39,13 +41,15 @@ export function walkFiles(
   const files: string[] = [];
   let ignored = 0;
   let unreadable = 0;
+  const tooLong: string[] = [];
 
   const visit = (relDir: string, levels: readonly IgnoreLevel[]): void => {
     let raw: Dirent<Buffer>[];
     try {
       raw = readdirSync(join(root, relDir), { withFileTypes: true, encoding: "buffer" });
-    } catch {
-      unreadable++;
+    } catch (error) {
+      if (isPathTooLong(error)) tooLong.push(`${relDir}/`);
+      else unreadable++;
       return;
     }
     const own = readGitignore(root, relDir);
@@ -71,7 +75,7 @@ export function walkFiles(
   };
   if (!scope) {
     visit("", []);
-    return { files, ignored, unreadable };
+    return { files, ignored, unreadable, tooLong };
   }
   // Only the named paths (files or folders), judged by the rules of the folders above them.
   const listed = new Set<string>();
@@ -91,7 +95,12 @@ export function walkFiles(
     else if (!listed.has(relPath)) files.push(relPath);
     listed.add(relPath);
   }
-  return { files: [...new Set(files)], ignored, unreadable };
+  return { files: [...new Set(files)], ignored, unreadable, tooLong };
+}
+
+/** True for the error of a path past the system's limit (PATH_MAX), which no read of it can get past. */
+export function isPathTooLong(error: unknown): boolean {
+  return (error as NodeJS.ErrnoException | null)?.code === "ENAMETOOLONG";
 }
 
 /**

@@ -10,6 +10,7 @@ const SKIP_EXPLANATIONS: Partial<Record<SkipReason, string>> = {
   "over-total-limit": "it is over the total size limit",
   unreadable: "it is not a regular file, or cannot be read",
   "outside-root": "a symbolic link on it leads outside the project",
+  "path-too-long": "its path is too long for the system to open",
 };
 
 /**

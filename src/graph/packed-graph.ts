@@ -1,0 +1,470 @@
+import type {
+  CompoundName,
+  EdgeRows,
+  GraphFile,
+  GraphImport,
+  GraphNode,
+  LoadedGraph,
+  SymbolKind,
+} from "../core/graph.js";
+import { type CodeGraph, wholeGraphRank } from "./code-graph.js";
+import { compoundIndex, compoundParts, inNameOrder } from "./compound-names.js";
+import type { GraphParts } from "./graph-builder.js";
+import { DEFAULT_WALK, keepWalkTransitions, walkTransitions } from "./graph-walk.js";
+import { lazyArray } from "./lazy-array.js";
+import {
+  ascending,
+  SectionReader,
+  SectionWriter,
+  type StringTable,
+  within,
+} from "./packed-sections.js";
+
+/** Raised when the layout changes: older files are then rebuilt. */
+const FORMAT = 1;
+
+/** What a packed graph says it is: the index generation it was built at, and the save it came from. */
+export interface PackedStamp {
+  readonly generation: string;
+  readonly id: string;
+}
+
+/**
+ * A built graph as one file of arrays and string tables (its whole-graph rank
+ * and reverse edges included, with look-up tables for names, paths and
+ * compound names), which a process reads back in the time it takes to read
+ * the bytes: no node, file or map is made until a query asks for it. Null
+ * when a string could not come back the same (an unpaired surrogate).
+ */
+export function packGraph(graph: CodeGraph, stamp: PackedStamp): Buffer | null {
+  const { nodes, files } = graph;
+  const kinds: string[] = [];
+  const resources: string[] = [];
+  const languages: string[] = [];
+  const code = (table: string[], value: string) => {
+    const at = table.indexOf(value);
+    return at >= 0 ? at : table.push(value) - 1;
+  };
+  const names = nodes.map((node) => node.name);
+  const signatures = nodes.map((node) => node.signature);
+  const paths = files.map((file) => file.path);
+  if (![names, signatures, paths].every((table) => table.every(isWellFormed))) return null;
+
+  const out = new SectionWriter();
+  out.int32(
+    "node.file",
+    nodes.map((node) => node.file),
+  );
+  out.int32(
+    "node.start",
+    nodes.map((node) => node.startLine),
+  );
+  out.int32(
+    "node.end",
+    nodes.map((node) => node.endLine),
+  );
+  out.int32(
+    "node.parent",
+    nodes.map((node) => node.parent),
+  );
+  out.uint8(
+    "node.kind",
+    Uint8Array.from(nodes, (node) => code(kinds, node.kind)),
+  );
+  out.strings("node.name", names);
+  out.strings("node.signature", signatures);
+  out.int32(
+    "file.resource",
+    files.map((file) => code(resources, file.resourceId)),
+  );
+  out.int32(
+    "file.language",
+    files.map((file) => code(languages, file.language)),
+  );
+  out.int32(
+    "file.node",
+    files.map((file) => file.node),
+  );
+  out.strings("file.path", paths);
+  out.int32("file.definitions.at", offsetsOf(files.map((file) => file.definitions.length)));
+  out.int32(
+    "file.definitions",
+    files.flatMap((file) => file.definitions),
+  );
+  // Paths in order (a path of several roots: by file), for look-ups by halving.
+  const byPath = files.map((_, index) => index).sort((a, b) => compare(paths, a, b) || a - b);
+  out.int32("file.by-path", byPath);
+  edges(out, "uses", graph.uses);
+  edges(out, "used-by", graph.usedBy);
+  if (graph.hasCentrality) out.float64("centrality", graph.centrality);
+  const walk = walkTransitions(graph, DEFAULT_WALK.backwardScale);
+  out.int32("walk.offsets", walk.offsets);
+  out.int32("walk.targets", walk.targets);
+  out.float64("walk.shares", walk.shares);
+
+  // Every name in order, with its nodes (ascending, as CodeGraph keeps them).
+  const named = [...graph.names()].sort(([a], [b]) => textOrder(a, b));
+  const nameAt = new Map(named.map(([name], index) => [name, index]));
+  out.int32(
+    "name.first",
+    named.map(([, ids]) => ids[0] as number),
+  );
+  out.int32("name.nodes.at", offsetsOf(named.map(([, ids]) => ids.length)));
+  out.int32(
+    "name.nodes",
+    named.flatMap(([, ids]) => ids),
+  );
+  // Compound names by first word, then second (words in order), each list in `names()` order.
+  const firsts = [...compoundIndex(graph.names())].sort(([a], [b]) => textOrder(a, b));
+  const seconds = firsts.map(([, bySecond]) => [...bySecond].sort(([a], [b]) => textOrder(a, b)));
+  out.strings(
+    "compound.first",
+    firsts.map(([word]) => word),
+  );
+  out.int32("compound.seconds.at", offsetsOf(seconds.map((lists) => lists.length)));
+  out.strings(
+    "compound.second",
+    seconds.flatMap((lists) => lists.map(([word]) => word)),
+  );
+  const lists = seconds.flatMap((bySecond) => bySecond.map(([, entries]) => entries));
+  out.int32("compound.names.at", offsetsOf(lists.map((entries) => entries.length)));
+  out.int32(
+    "compound.names",
+    lists.flatMap((entries) =>
+      entries.map((entry) => nameAt.get(names[entry.nodes[0] as number] as string) as number),
+    ),
+  );
+  out.uint8("reexports", Buffer.from(JSON.stringify(graph.reexports), "utf8"));
+  return out.finish({
+    format: FORMAT,
+    ...stamp,
+    nodes: nodes.length,
+    files: files.length,
+    names: named.length,
+    kinds,
+    resources,
+    languages,
+  });
+}
+
+/** The graph a packed file holds, with its stamp; null when it is of another format or damaged. */
+export function unpackGraph(file: Buffer): { stamp: PackedStamp; graph: PackedGraph } | null {
+  const reader = SectionReader.open(file);
+  const header = reader?.header;
+  if (!reader || header?.format !== FORMAT) return null;
+  const { generation, id, nodes, files, names, kinds, resources, languages } = header;
+  if (
+    typeof generation !== "string" ||
+    typeof id !== "string" ||
+    !isCount(nodes) ||
+    !isCount(files) ||
+    !isCount(names) ||
+    !isStrings(kinds) ||
+    !isStrings(resources) ||
+    !isStrings(languages)
+  ) {
+    return null;
+  }
+  try {
+    const graph = new PackedGraph(reader, { nodes, files, names, kinds, resources, languages });
+    return { stamp: { generation, id }, graph };
+  } catch {
+    return null;
+  }
+}
+
+interface Tables {
+  readonly nodes: number;
+  readonly files: number;
+  readonly names: number;
+  readonly kinds: readonly string[];
+  readonly resources: readonly string[];
+  readonly languages: readonly string[];
+}
+
+/**
+ * A code graph read back from its packed file: the same nodes, files, edges,
+ * rank and look-ups as the CodeGraph it was packed from, each node or file
+ * made when first read. Every index in the file is checked on reading, so a
+ * damaged file is refused rather than read out of its bounds.
+ */
+export class PackedGraph implements LoadedGraph {
+  readonly nodes: readonly GraphNode[];
+  readonly files: readonly GraphFile[];
+  readonly uses: EdgeRows;
+  readonly usedBy: EdgeRows;
+  private centralityRank: Float64Array | null;
+  private readonly nodeName: StringTable;
+  private readonly nameFirst: Int32Array;
+  private readonly nameNodesAt: Int32Array;
+  private readonly nameNodes: Int32Array;
+  private readonly filePath: StringTable;
+  private readonly byPath: Int32Array;
+  private readonly compoundFirst: StringTable;
+  private readonly compoundFirstAt: Int32Array;
+  private readonly compoundSecond: StringTable;
+  private readonly compoundAt: Int32Array;
+  private readonly compoundNames: Int32Array;
+  private reexportRows: GraphParts["reexports"] | null = null;
+
+  constructor(
+    private readonly reader: SectionReader,
+    tables: Tables,
+  ) {
+    const { nodes: n, files: f, names: d } = tables;
+    const nodeFile = within(reader.int32("node.file", n), 0, f, "node.file");
+    const start = reader.int32("node.start", n);
+    const end = reader.int32("node.end", n);
+    const parent = within(reader.int32("node.parent", n), -1, n, "node.parent");
+    const kind = reader.uint8("node.kind", n);
+    for (let i = 0; i < kind.length; i++) {
+      if ((kind[i] as number) >= tables.kinds.length) throw new RangeError("node.kind");
+    }
+    this.nodeName = reader.strings("node.name", n);
+    const signature = reader.strings("node.signature", n);
+    this.nodes = lazyArray(n, (id) => ({
+      id,
+      file: nodeFile[id] as number,
+      name: this.nodeName.get(id),
+      kind: tables.kinds[kind[id] as number] as SymbolKind | "file",
+      startLine: start[id] as number,
+      endLine: end[id] as number,
+      signature: signature.get(id),
+      parent: parent[id] as number,
+    }));
+
+    const resource = within(reader.int32("file.resource", f), 0, tables.resources.length, "file");
+    const language = within(reader.int32("file.language", f), 0, tables.languages.length, "file");
+    const fileNode = within(reader.int32("file.node", f), 0, Math.max(1, n), "file.node");
+    this.filePath = reader.strings("file.path", f);
+    const definitions = within(reader.int32("file.definitions"), 0, n, "file.definitions");
+    const definitionsAt = reader.int32("file.definitions.at", f + 1);
+    ascending(definitionsAt, definitions.length, "file.definitions.at");
+    this.byPath = within(reader.int32("file.by-path", f), 0, f, "file.by-path");
+    this.files = lazyArray(f, (index) => ({
+      resourceId: tables.resources[resource[index] as number] as string,
+      path: this.filePath.get(index),
+      language: tables.languages[language[index] as number] as string,
+      node: fileNode[index] as number,
+      definitions: Array.from(
+        definitions.subarray(definitionsAt[index] as number, definitionsAt[index + 1] as number),
+      ),
+    }));
+
+    this.uses = readEdges(reader, "uses", n);
+    this.usedBy = readEdges(reader, "used-by", n);
+    this.centralityRank = reader.has("centrality") ? reader.float64("centrality", n) : null;
+    const walk = readEdges(reader, "walk", n, "shares");
+    keepWalkTransitions(this, DEFAULT_WALK.backwardScale, {
+      offsets: walk.offsets,
+      targets: walk.targets,
+      shares: walk.weights,
+    });
+
+    this.nameFirst = within(reader.int32("name.first", d), 0, n, "name.first");
+    this.nameNodes = within(reader.int32("name.nodes"), 0, n, "name.nodes");
+    this.nameNodesAt = reader.int32("name.nodes.at", d + 1);
+    ascending(this.nameNodesAt, this.nameNodes.length, "name.nodes.at");
+    this.compoundFirst = reader.strings("compound.first");
+    this.compoundSecond = reader.strings("compound.second");
+    this.compoundFirstAt = reader.int32("compound.seconds.at", this.compoundFirst.count + 1);
+    ascending(this.compoundFirstAt, this.compoundSecond.count, "compound.seconds.at");
+    this.compoundNames = within(reader.int32("compound.names"), 0, d, "compound.names");
+    this.compoundAt = reader.int32("compound.names.at", this.compoundSecond.count + 1);
+    ascending(this.compoundAt, this.compoundNames.length, "compound.names.at");
+  }
+
+  get centrality(): Float64Array {
+    this.centralityRank ??= wholeGraphRank(this.uses, this.nodes.length);
+    return this.centralityRank;
+  }
+
+  get hasCentrality(): boolean {
+    return this.centralityRank !== null;
+  }
+
+  /** Each file's `export … from` statements (read from the file when first asked for). */
+  get reexports(): GraphParts["reexports"] {
+    this.reexportRows ??= JSON.parse(this.reader.text("reexports")) as GraphImport[][];
+    return this.reexportRows;
+  }
+
+  /** Every node and file made, for an update to start from. */
+  parts(): GraphParts {
+    return {
+      nodes: Array.from(this.nodes),
+      files: Array.from(this.files),
+      uses: this.uses,
+      reexports: this.reexports,
+    };
+  }
+
+  definitionsNamed(name: string): readonly number[] {
+    const at = this.nameIndex(name);
+    return at < 0 ? [] : this.nodesOfName(at);
+  }
+
+  filesAt(path: string): GraphFile[] {
+    const found: GraphFile[] = [];
+    for (let at = this.firstPathAtLeast(path); at < this.byPath.length; at++) {
+      const file = this.byPath[at] as number;
+      if (this.filePath.get(file) !== path) break;
+      found.push(this.files[file] as GraphFile);
+    }
+    return found;
+  }
+
+  filesUnder(prefix: string): GraphFile[] {
+    const folder = prefix.endsWith("/") ? prefix : `${prefix}/`;
+    const found: number[] = [];
+    // Paths starting with the prefix lie together in path order; the folder's are among them.
+    for (let at = this.firstPathAtLeast(prefix); at < this.byPath.length; at++) {
+      const file = this.byPath[at] as number;
+      const path = this.filePath.get(file);
+      if (!path.startsWith(prefix)) break;
+      if (path === prefix || path.startsWith(folder)) found.push(file);
+    }
+    return found.sort((a, b) => a - b).map((file) => this.files[file] as GraphFile);
+  }
+
+  nodeAtLine(file: number, line: number): number {
+    const graphFile = this.files[file];
+    if (!graphFile) return -1;
+    let best = graphFile.node;
+    let bestSpan = Number.POSITIVE_INFINITY;
+    for (const id of graphFile.definitions) {
+      const node = this.nodes[id] as GraphNode;
+      if (node.startLine > line) break;
+      const span = node.endLine - node.startLine;
+      if (node.endLine >= line && span <= bestSpan) {
+        best = id;
+        bestSpan = span;
+      }
+    }
+    return best;
+  }
+
+  *names(): IterableIterator<[string, readonly number[]]> {
+    // In the order of each name's first node, as a graph built in memory gives them.
+    const order = Array.from(this.nameFirst.keys()).sort(
+      (a, b) => (this.nameFirst[a] as number) - (this.nameFirst[b] as number),
+    );
+    for (const at of order) {
+      yield [this.nodeName.get(this.nameFirst[at] as number), this.nodesOfName(at)];
+    }
+  }
+
+  compoundNamesFirst(first: string, seconds: ReadonlySet<string>): readonly CompoundName[] {
+    const at = lowerBound(this.compoundFirst.count, (i) => this.compoundFirst.get(i) < first);
+    if (at >= this.compoundFirst.count || this.compoundFirst.get(at) !== first) return [];
+    const from = this.compoundFirstAt[at] as number;
+    const to = this.compoundFirstAt[at + 1] as number;
+    const lists: CompoundName[][] = [];
+    for (const second of seconds) {
+      const group = from + lowerBound(to - from, (i) => this.compoundSecond.get(from + i) < second);
+      if (group < to && this.compoundSecond.get(group) === second)
+        lists.push(this.compoundList(group));
+    }
+    return inNameOrder(lists);
+  }
+
+  /** The names of one (first word, second word) list, split into their words. */
+  private compoundList(group: number): CompoundName[] {
+    const entries: CompoundName[] = [];
+    for (
+      let e = this.compoundAt[group] as number;
+      e < (this.compoundAt[group + 1] as number);
+      e++
+    ) {
+      const nameAt = this.compoundNames[e] as number;
+      const nodes = this.nodesOfName(nameAt);
+      const parts = compoundParts(
+        this.nodeName.get(this.nameFirst[nameAt] as number),
+        nodes.length,
+      );
+      if (parts) entries.push({ parts, nodes });
+    }
+    return entries;
+  }
+
+  private nameIndex(name: string): number {
+    const count = this.nameFirst.length;
+    const at = lowerBound(count, (i) => this.nodeName.get(this.nameFirst[i] as number) < name);
+    return at < count && this.nodeName.get(this.nameFirst[at] as number) === name ? at : -1;
+  }
+
+  private nodesOfName(at: number): number[] {
+    return Array.from(
+      this.nameNodes.subarray(this.nameNodesAt[at] as number, this.nameNodesAt[at + 1] as number),
+    );
+  }
+
+  private firstPathAtLeast(path: string): number {
+    return lowerBound(
+      this.byPath.length,
+      (i) => this.filePath.get(this.byPath[i] as number) < path,
+    );
+  }
+}
+
+/** The first index in [0, count) where `before` is false (it holds for a prefix of them). */
+function lowerBound(count: number, before: (index: number) => boolean): number {
+  let low = 0;
+  let high = count;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (before(middle)) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+function edges(out: SectionWriter, name: string, rows: EdgeRows): void {
+  out.int32(`${name}.offsets`, rows.offsets);
+  out.int32(`${name}.targets`, rows.targets);
+  out.float64(`${name}.weights`, rows.weights);
+}
+
+function readEdges(
+  reader: SectionReader,
+  name: string,
+  nodes: number,
+  weights = "weights",
+): EdgeRows {
+  const targets = within(reader.int32(`${name}.targets`), 0, nodes, name);
+  const offsets = reader.int32(`${name}.offsets`, nodes + 1);
+  ascending(offsets, targets.length, name);
+  if (offsets[nodes] !== targets.length) throw new RangeError(name);
+  return { offsets, targets, weights: reader.float64(`${name}.${weights}`, targets.length) };
+}
+
+/** Where each of `counts` consecutive runs starts, and where the last ends. */
+function offsetsOf(counts: readonly number[]): Int32Array {
+  const offsets = new Int32Array(counts.length + 1);
+  counts.forEach((count, index) => {
+    offsets[index + 1] = (offsets[index] as number) + count;
+  });
+  return offsets;
+}
+
+function compare(paths: readonly string[], a: number, b: number): number {
+  return textOrder(paths[a] as string, paths[b] as string);
+}
+
+/** Strings in code-unit order, the order `<` compares them by (look-ups halve by it). */
+function textOrder(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** No unpaired surrogate: UTF-8 gives the string back unchanged. */
+function isWellFormed(text: string): boolean {
+  return !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(text);
+}
+
+function isCount(value: unknown): value is number {
+  return Number.isInteger(value) && (value as number) >= 0;
+}
+
+function isStrings(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((item) => typeof item === "string");
+}
