@@ -228,6 +228,8 @@ describe("a flipped byte in a chunk's stored text", () => {
       expect.stringContaining(
         "index.db: the stored text of src/refund.ts:1-3 does not match its checksum (the index file is damaged): left out of answers",
       ),
+      // With its one match left out, the answer is empty, and says so.
+      "ctx: no indexed file matches the task's words (refund, voucher)",
     ]);
     expect(answer(query).filter((line) => line.startsWith("src/refund.ts"))).toEqual([]);
     expect(query.stdout).not.toContain("uhe voucher");
