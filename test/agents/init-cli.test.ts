@@ -99,7 +99,7 @@ describe("ctx init", () => {
     const result = runCli(["init", "cursor"], root);
     expect(result.code).toBe(0);
     expect(result.stderr.trim().split("\n")).toHaveLength(1);
-    expect(result.stderr).toContain("install it in the project");
+    expect(result.stderr).toContain("install Context Engine into the project");
   });
 
   it("--dry-run prints the files it would write and writes nothing", () => {
