@@ -90,7 +90,7 @@ describe("several ctx processes on one index", () => {
     db.close();
     expect(sideTables.n).toBe(0);
     expect(lease).toBeUndefined();
-  });
+  }, 90_000);
 
   it("two processes creating the same new index at once both succeed", async () => {
     const root = tempDir();
