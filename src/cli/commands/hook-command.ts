@@ -1,9 +1,9 @@
 import { Argument, type Command, Option } from "commander";
-import { ContextEngine } from "../../engine/context-engine.js";
 import { jsonText } from "../../text/visible-text.js";
 import { ensureIndex } from "../ensure-index.js";
 import { writeErr, writeOut } from "../output.js";
 import { positiveInteger } from "../parse-options.js";
+import { openEngine } from "../with-engine.js";
 
 interface HookFlags {
   budget: number;
@@ -48,7 +48,7 @@ export function registerHookCommand(
           const prompt = typeof input.prompt === "string" ? input.prompt.trim() : "";
           if (prompt.length === 0) return 0;
           const cwd = typeof input.cwd === "string" ? input.cwd : process.cwd();
-          const engine = await ContextEngine.open({ cwd, start: cwd });
+          const engine = await openEngine({ cwd, start: cwd });
           try {
             await ensureIndex(engine, true);
             const result = await engine.query({ task: prompt, budget: flags.budget });
