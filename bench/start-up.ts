@@ -4,8 +4,8 @@
  *
  * - `ctx --version` and `ctx --help` against a bare `node -e 0` (target ≤ 2×);
  * - `ctx query` on an up-to-date small index against the query's own time
- *   (the same questions through a warm engine in this process; target ≤ 0.3 s
- *   more);
+ *   (engine.query() timed inside a fresh process, as the CLI's one query runs
+ *   cold; target ≤ 0.3 s more), and against the same questions on a warm engine;
  * - the prompt hook (`ctx hook claude-code`) with a `ctx serve --http` up for
  *   the project and without one (target ≤ 0.3 s p50 with).
  *
@@ -22,6 +22,7 @@ import { ContextEngine } from "../dist/index.js";
 import { percentile } from "./percentile.js";
 
 const CLI = fileURLToPath(new URL("../dist/cli/main.js", import.meta.url));
+const ENGINE = new URL("../dist/engine/context-engine.js", import.meta.url).href;
 const SOURCE = fileURLToPath(new URL("../src", import.meta.url));
 const ROUNDS = Number(process.env.CTX_BENCH_START_ROUNDS ?? 20);
 const QUESTIONS = [
@@ -63,6 +64,27 @@ function timed(args: readonly string[], cwd: string, input?: string): number {
   return elapsed;
 }
 
+/**
+ * The query's own time as the CLI pays it: engine.query() alone, timed inside
+ * a fresh process that has opened the engine (cold, as the CLI's one query is).
+ */
+function firstQueryTime(root: string, task: string): number {
+  const script = `
+    const { ContextEngine } = await import(${JSON.stringify(ENGINE)});
+    const engine = await ContextEngine.open({ start: process.cwd() });
+    const started = performance.now();
+    await engine.query({ task: ${JSON.stringify(task)}, budget: 1500 });
+    process.stdout.write(String(performance.now() - started));
+    await engine.close();`;
+  const result = spawnSync(process.execPath, ["--input-type=module", "-e", script], {
+    cwd: root,
+    env,
+    encoding: "utf8",
+  });
+  if (result.status !== 0) throw new Error(`the in-process query failed: ${result.stderr}`);
+  return Number(result.stdout);
+}
+
 async function startServer(root: string): Promise<ChildProcess> {
   const child = spawn(process.execPath, [CLI, "serve", "--http", "127.0.0.1:0", "--no-watch"], {
     cwd: root,
@@ -98,6 +120,7 @@ try {
     version: [],
     help: [],
     query: [],
+    firstQuery: [],
     hookServed: [],
     hookAlone: [],
   };
@@ -107,6 +130,7 @@ try {
     runs.version?.push(timed([CLI, "--version"], alone));
     runs.help?.push(timed([CLI, "--help"], alone));
     runs.query?.push(timed([CLI, "query", task, "--budget", "1500"], alone));
+    runs.firstQuery?.push(firstQueryTime(alone, task));
     runs.hookServed?.push(timed([CLI, "hook", "claude-code"], served, hookInput(served, task)));
     runs.hookAlone?.push(timed([CLI, "hook", "claude-code"], alone, hookInput(alone, task)));
   }
@@ -142,9 +166,13 @@ try {
     `  --version / bare: ${(version / bare.p50).toFixed(2)}×, --help / bare: ${(help / bare.p50).toFixed(2)}× (target ≤ 2×)`,
   );
   const query = line("ctx query (index up to date)", runs.query ?? []);
-  const ownP50 = stats(own).p50;
+  const firstP50 = stats(runs.firstQuery ?? []).p50;
+  const warmP50 = stats(own).p50;
   console.log(
-    `  the query's own time (warm engine in process): p50 ${ms(ownP50)}; CLI overhead ${ms(query - ownP50)} (target ≤ 300 ms)`,
+    `  the query's own time: p50 ${ms(firstP50)} as the first query of a process, ${ms(warmP50)} on a warm engine`,
+  );
+  console.log(
+    `  ctx query wall over the query's own time: ${ms(query - firstP50)} (target ≤ 300 ms); over the warm query ${ms(query - warmP50)}`,
   );
   const hookServed = line("hook with ctx serve --http up", runs.hookServed ?? []);
   const hookAlone = line("hook without a server", runs.hookAlone ?? []);
