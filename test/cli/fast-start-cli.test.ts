@@ -62,6 +62,17 @@ describe("start-up loads only what the command uses", () => {
     }
   });
 
+  it("a run that names a command loads that command's module alone", () => {
+    const commandModules = (modules: readonly string[]) =>
+      modules
+        .filter((url) => url.includes("/dist/cli/commands/"))
+        .map((url) => url.replace(/.*\/commands\//, ""));
+    expect(commandModules(loadedBy(["hook", "--help"]).modules)).toEqual(["hook-command.js"]);
+    expect(commandModules(loadedBy(["--version"]).modules)).toEqual([]);
+    // Help lists every command, so it loads every registration.
+    expect(commandModules(loadedBy(["--help"]).modules)).toContain("trust-command.js");
+  });
+
   it("a command that opens the index does load the engine (the check sees lazy imports)", () => {
     const run = loadedBy(["status", "--json"]);
     expect(engineModulesOf(run.modules).length).toBeGreaterThan(0);
