@@ -3,7 +3,6 @@ import { join } from "node:path";
 import { parse as parseToml } from "smol-toml";
 import { ConfigError, UsageError } from "../core/errors.js";
 import { CONFIG_FILE_MAX_BYTES, readRegularText } from "../core/read-regular-file.js";
-
 import type { AgentName } from "./agent-names.js";
 
 export { AGENTS, type AgentName } from "./agent-names.js";

@@ -47,8 +47,12 @@ function editedProject(): string {
  * index as it was, so an answer with the old body came from it, and one with
  * the new body from a hook that refreshed and answered itself.
  */
-async function startServer(root: string) {
-  const served = spawnCli(["serve", "--http", "127.0.0.1:0", "--no-refresh", "--no-watch"], root);
+async function startServer(root: string, env: NodeJS.ProcessEnv = {}) {
+  const served = spawnCli(
+    ["serve", "--http", "127.0.0.1:0", "--no-refresh", "--no-watch"],
+    root,
+    env,
+  );
   let stderr = "";
   served.process.stderr?.on("data", (data: Buffer) => {
     stderr += data.toString();
@@ -100,6 +104,16 @@ describe("the prompt hook and a running ctx serve --http", () => {
     served.process.kill("SIGTERM");
     await served.result;
     expect(existsSync(file)).toBe(false);
+  });
+
+  it("sends the token of a server that asks for one, from the file only the user can read", async () => {
+    const root = editedProject();
+    await startServer(root, { CTX_MCP_TOKEN: "hook-test-token" });
+    const announced = JSON.parse(readFileSync(join(root, ".ctx", "server.json"), "utf8"));
+    expect(announced.token).toBe("hook-test-token");
+    // The hook's own environment has no token: it comes from the file.
+    const { context } = await hookContext(root, "parcelRouter table");
+    expect(context).toContain("route by the old table");
   });
 
   it("answers itself when the file names a server that is gone", async () => {
