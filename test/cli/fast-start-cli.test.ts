@@ -1,22 +1,26 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { CLI, cliEnv } from "../helpers/run-cli.js";
+import { CLI, cliEnv, runCli } from "../helpers/run-cli.js";
+import { gitRepo } from "../helpers/temp-dir.js";
 
 const PRELOAD = fileURLToPath(new URL("../helpers/list-loaded-modules.mjs", import.meta.url));
 const work = mkdtempSync(join(tmpdir(), "ctx-fast-start-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 /** Runs the built CLI and returns its output and every module file its process loaded. */
-function loadedBy(args: readonly string[]): { code: number; stdout: string; modules: string[] } {
+function loadedBy(
+  args: readonly string[],
+  cwd = work,
+): { code: number; stdout: string; modules: string[] } {
   const list = join(work, `modules-${args.join("-").replace(/\W+/g, "_")}.txt`);
   const result = spawnSync(process.execPath, ["--import", PRELOAD, CLI, ...args], {
-    cwd: work,
+    cwd,
     encoding: "utf8",
-    env: cliEnv(work, { CTX_LOADED_MODULES: list }),
+    env: cliEnv(cwd, { CTX_LOADED_MODULES: list }),
     timeout: 30_000,
   });
   const modules = readFileSync(list, "utf8").split("\n").filter(Boolean);
@@ -77,5 +81,24 @@ describe("start-up loads only what the command uses", () => {
     const run = loadedBy(["status", "--json"]);
     expect(engineModulesOf(run.modules).length).toBeGreaterThan(0);
     expect(packagesOf(run.modules)).toContain("better-sqlite3");
+  });
+
+  it("a query on an up-to-date index loads no parser: the refresh finds nothing to chunk", () => {
+    const root = gitRepo({
+      "src/fares.ts": "export function fareFor(zone: number): number {\n  return zone * 2;\n}\n",
+    });
+    expect(runCli(["index"], root).code).toBe(0);
+    const run = loadedBy(["query", "fareFor zone"], root);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("fareFor");
+    expect(packagesOf(run.modules)).not.toContain("web-tree-sitter");
+    // A changed file is chunked, and that loads the parser.
+    writeFileSync(
+      join(root, "src/fares.ts"),
+      "export function fareFor(zone: number): number {\n  return zone * 3;\n}\n",
+    );
+    expect(packagesOf(loadedBy(["query", "fareFor zone"], root).modules)).toContain(
+      "web-tree-sitter",
+    );
   });
 });
