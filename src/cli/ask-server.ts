@@ -26,7 +26,7 @@ export interface ServerAnswer {
 /** The server could not give an answer (gone, busy, refused, too slow): the caller answers itself. */
 export class ServerUnavailableError extends CtxError {
   constructor(message: string) {
-    super("SERVER_UNAVAILABLE", message);
+    super("server_unavailable", message);
   }
 }
 
