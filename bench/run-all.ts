@@ -1,4 +1,7 @@
 /** `npm run bench`: every benchmark, one after the other, figures printed. */
+console.log("== start-up: ctx --version, a query and the prompt hook against a bare node ==");
+await import("./start-up.js");
+console.log("");
 console.log("== indexing and queries: three.js ==");
 await import("./index-and-query.js");
 console.log("\n== query speed at ~100k chunks: eight npm packages ==");

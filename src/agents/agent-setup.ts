@@ -3,10 +3,9 @@ import { join } from "node:path";
 import { parse as parseToml } from "smol-toml";
 import { ConfigError, UsageError } from "../core/errors.js";
 import { CONFIG_FILE_MAX_BYTES, readRegularText } from "../core/read-regular-file.js";
+import type { AgentName } from "./agent-names.js";
 
-/** The agents whose config formats `ctx init` writes. */
-export const AGENTS = ["claude-code", "cursor", "codex"] as const;
-export type AgentName = (typeof AGENTS)[number];
+export { AGENTS, type AgentName } from "./agent-names.js";
 
 /**
  * How the agent starts ctx: through the project's own install (`npx --no-install

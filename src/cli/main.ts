@@ -2,24 +2,94 @@
 import { Command, CommanderError } from "commander";
 import { CtxError, describeError, InterruptedError, UsageError } from "../core/errors.js";
 import { VERSION } from "../version.js";
-import { registerEvalCommand } from "./commands/eval-command.js";
-import { registerHookCommand } from "./commands/hook-command.js";
-import { registerIndexCommand } from "./commands/index-command.js";
-import { registerInitCommand } from "./commands/init-command.js";
-import { registerMapCommand } from "./commands/map-command.js";
-import { registerMigrateCommand } from "./commands/migrate-command.js";
-import { registerPlanCommand } from "./commands/plan-command.js";
-import { registerProjectCommand } from "./commands/project-command.js";
-import { registerQueryCommand } from "./commands/query-command.js";
-import { registerReportCommand } from "./commands/report-command.js";
-import { registerSearchCommand } from "./commands/search-command.js";
-import { registerServeCommand } from "./commands/serve-command.js";
-import { registerStatusCommand } from "./commands/status-command.js";
-import { registerStrategiesCommand } from "./commands/strategies-command.js";
-import { registerSymbolCommands } from "./commands/symbol-commands.js";
-import { registerTrustCommands } from "./commands/trust-command.js";
-import { registerWatchCommand } from "./commands/watch-command.js";
 import { writeErr } from "./output.js";
+
+type Register = (program: Command, run: (action: () => Promise<number>) => Promise<void>) => void;
+
+/**
+ * Every command, in the order help lists them, by the names it registers and
+ * how to load its registration. A run that names a command loads that one
+ * alone: each module brings its option parsers and constants, and the work is
+ * imported later still, inside the action.
+ */
+const COMMANDS: readonly { readonly names: readonly string[]; load(): Promise<Register> }[] = [
+  {
+    names: ["index"],
+    load: async () => (await import("./commands/index-command.js")).registerIndexCommand,
+  },
+  {
+    names: ["query"],
+    load: async () => (await import("./commands/query-command.js")).registerQueryCommand,
+  },
+  {
+    names: ["report"],
+    load: async () => (await import("./commands/report-command.js")).registerReportCommand,
+  },
+  {
+    names: ["search"],
+    load: async () => (await import("./commands/search-command.js")).registerSearchCommand,
+  },
+  {
+    names: ["symbols", "refs"],
+    load: async () => (await import("./commands/symbol-commands.js")).registerSymbolCommands,
+  },
+  {
+    names: ["map"],
+    load: async () => (await import("./commands/map-command.js")).registerMapCommand,
+  },
+  {
+    names: ["status"],
+    load: async () => (await import("./commands/status-command.js")).registerStatusCommand,
+  },
+  {
+    names: ["eval"],
+    load: async () => (await import("./commands/eval-command.js")).registerEvalCommand,
+  },
+  {
+    names: ["migrate"],
+    load: async () => (await import("./commands/migrate-command.js")).registerMigrateCommand,
+  },
+  {
+    names: ["strategies"],
+    load: async () => (await import("./commands/strategies-command.js")).registerStrategiesCommand,
+  },
+  {
+    names: ["project"],
+    load: async () => (await import("./commands/project-command.js")).registerProjectCommand,
+  },
+  {
+    names: ["plan"],
+    load: async () => (await import("./commands/plan-command.js")).registerPlanCommand,
+  },
+  {
+    names: ["serve"],
+    load: async () => (await import("./commands/serve-command.js")).registerServeCommand,
+  },
+  {
+    names: ["watch"],
+    load: async () => (await import("./commands/watch-command.js")).registerWatchCommand,
+  },
+  {
+    names: ["init"],
+    load: async () => (await import("./commands/init-command.js")).registerInitCommand,
+  },
+  {
+    names: ["trust", "untrust"],
+    load: async () => (await import("./commands/trust-command.js")).registerTrustCommands,
+  },
+  {
+    names: ["hook"],
+    load: async () => (await import("./commands/hook-command.js")).registerHookCommand,
+  },
+];
+
+/** The commands a run needs: the one it names, none for --version, all for help and unknown names. */
+function commandsFor(argv: readonly string[]): readonly { load(): Promise<Register> }[] {
+  const first = argv[2];
+  if (first === "--version" || first === "-V") return [];
+  const named = COMMANDS.find((command) => first !== undefined && command.names.includes(first));
+  return named ? [named] : COMMANDS;
+}
 
 /** Runs the CLI and returns its exit code: 0 ok, 1 failure, 2 bad usage. */
 export async function main(argv: readonly string[]): Promise<number> {
@@ -44,23 +114,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     .configureOutput({
       writeErr: (text) => writeErr(text.startsWith("error:") ? `ctx: ${text}` : text),
     });
-  registerIndexCommand(program, run);
-  registerQueryCommand(program, run);
-  registerReportCommand(program, run);
-  registerSearchCommand(program, run);
-  registerSymbolCommands(program, run);
-  registerMapCommand(program, run);
-  registerStatusCommand(program, run);
-  registerEvalCommand(program, run);
-  registerMigrateCommand(program, run);
-  registerStrategiesCommand(program, run);
-  registerProjectCommand(program, run);
-  registerPlanCommand(program, run);
-  registerServeCommand(program, run);
-  registerWatchCommand(program, run);
-  registerInitCommand(program, run);
-  registerTrustCommands(program, run);
-  registerHookCommand(program, run);
+  const registers = await Promise.all(commandsFor(argv).map((command) => command.load()));
+  for (const register of registers) register(program, run);
   try {
     await program.parseAsync(argv, { from: "node" });
   } catch (error) {

@@ -1,4 +1,5 @@
-import cliProgress from "cli-progress";
+import { createRequire } from "node:module";
+import type CliProgress from "cli-progress";
 import type { ContextualizeProgress } from "../contextualize/contextualize-index.js";
 import type { EmbedProgress } from "../embed/embed-index.js";
 import type { IndexProgress } from "../ingest/index-resources.js";
@@ -14,6 +15,8 @@ export function indexProgressReporter(enabled: boolean): {
 } {
   if (!enabled || !process.stderr.isTTY)
     return { onProgress: () => undefined, stop: () => undefined };
+  // Loaded only for a terminal that shows the bar: pipes, hooks and CI never pay for it.
+  const cliProgress = createRequire(import.meta.url)("cli-progress") as typeof CliProgress;
   const bar = new cliProgress.SingleBar(
     {
       stream: process.stderr,

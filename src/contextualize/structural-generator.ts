@@ -1,7 +1,7 @@
 import type { ChunkForContext, ContextGenerator } from "../core/context-generator.js";
 import type { TokenCounter } from "../core/token-counter.js";
 import type { ChunkDraft } from "../core/types.js";
-import { DocumentChunker } from "../ingest/chunk/chunk-document.js";
+import type { DocumentChunker } from "../ingest/chunk/chunk-document.js";
 import { DEFAULT_CHUNK_LIMITS } from "../ingest/chunk/draft-builder.js";
 import { outlineDocument } from "./document-outline.js";
 import { guessLanguage } from "./guess-language.js";
@@ -18,10 +18,16 @@ export class StructuralContextGenerator implements ContextGenerator {
   readonly model = "";
   readonly promptVersion = "structural-v1";
   readonly remote = false;
-  private readonly chunker: DocumentChunker;
+  /** Made when chunks first arrive unplaced: loading the chunkers (tree-sitter) is not free. */
+  private chunker: Promise<DocumentChunker> | undefined;
 
-  constructor(counter: TokenCounter) {
-    this.chunker = new DocumentChunker(DEFAULT_CHUNK_LIMITS, counter, false);
+  constructor(private readonly counter: TokenCounter) {}
+
+  private chunkerOnce(): Promise<DocumentChunker> {
+    this.chunker ??= import("../ingest/chunk/chunk-document.js").then(
+      ({ DocumentChunker }) => new DocumentChunker(DEFAULT_CHUNK_LIMITS, this.counter, false),
+    );
+    return this.chunker;
   }
 
   async contextualizeBatch(
@@ -38,7 +44,7 @@ export class StructuralContextGenerator implements ContextGenerator {
     }
     const guess = guessLanguage(documentText);
     const drafts = guess
-      ? (await this.chunker.chunk(`document${guess.extension}`, documentText)).chunks
+      ? (await (await this.chunkerOnce()).chunk(`document${guess.extension}`, documentText)).chunks
       : [];
     const outline = outlineDocument(
       documentText,

@@ -3,9 +3,9 @@ import type { DocumentToStore, Store } from "../core/store.js";
 import type { TokenCounter } from "../core/token-counter.js";
 import type { IndexReport } from "../core/types.js";
 import { readPathAliases } from "../graph/path-aliases.js";
-import { DocumentChunker } from "../ingest/chunk/chunk-document.js";
-import { InThreadPreparer } from "../ingest/in-thread-preparer.js";
+import { IN_THREAD_PARALLELISM, InThreadPreparer } from "../ingest/in-thread-preparer.js";
 import { type FileCounts, type IndexProgress, indexResources } from "../ingest/index-resources.js";
+import { LazyPreparer } from "../ingest/lazy-preparer.js";
 import type { InlineContexts } from "../ingest/prepare-document.js";
 import type { DocumentPreparer } from "../ingest/preparer.js";
 import { documentSearchTexts } from "../ingest/stored-search-text.js";
@@ -49,10 +49,13 @@ export function indexProject(
   const preparerFor = (changedBytes: number, root: string): DocumentPreparer => {
     const aliases = config.graph ? readPathAliases(root) : null;
     const inThread = () =>
-      new InThreadPreparer(
-        new DocumentChunker(config.chunking, counter, config.graph, aliases),
-        options.contexts,
-      );
+      new LazyPreparer(IN_THREAD_PARALLELISM, async () => {
+        const { DocumentChunker } = await import("../ingest/chunk/chunk-document.js");
+        return new InThreadPreparer(
+          new DocumentChunker(config.chunking, counter, config.graph, aliases),
+          options.contexts,
+        );
+      });
     if (changedBytes < MIN_BYTES_FOR_WORKERS || config.workers === 0) return inThread();
     const pool = WorkerPreparer.create(
       {

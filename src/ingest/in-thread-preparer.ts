@@ -7,9 +7,12 @@ import {
 } from "./prepare-document.js";
 import type { DocumentPreparer } from "./preparer.js";
 
+/** How many files the calling thread keeps in flight (reads overlap with chunking). */
+export const IN_THREAD_PARALLELISM = 4;
+
 /** Prepares documents in the calling thread. */
 export class InThreadPreparer implements DocumentPreparer {
-  readonly parallelism = 4;
+  readonly parallelism = IN_THREAD_PARALLELISM;
 
   constructor(
     private readonly chunker: DocumentChunker,

@@ -1,9 +1,10 @@
 import { Argument, type Command, Option } from "commander";
-import { ContextEngine } from "../../engine/context-engine.js";
 import { jsonText } from "../../text/visible-text.js";
-import { ensureIndex } from "../ensure-index.js";
+import type { ServerAnswer } from "../ask-server.js";
 import { writeErr, writeOut } from "../output.js";
 import { positiveInteger } from "../parse-options.js";
+import { nearestCtxRoot, readServerFile } from "../server-file.js";
+import { openEngine } from "../with-engine.js";
 
 interface HookFlags {
   budget: number;
@@ -48,24 +49,66 @@ export function registerHookCommand(
           const prompt = typeof input.prompt === "string" ? input.prompt.trim() : "";
           if (prompt.length === 0) return 0;
           const cwd = typeof input.cwd === "string" ? input.cwd : process.cwd();
-          const engine = await ContextEngine.open({ cwd, start: cwd });
-          try {
-            await ensureIndex(engine, true);
-            const result = await engine.query({ task: prompt, budget: flags.budget });
-            if (result.fragments.length === 0) return 0;
-            const additionalContext = `${result.output}\n(Context Engine request ${result.requestId}: call the ctx MCP tools get_context or read_fragment for more.)`;
-            writeOut(
-              `${jsonText({
-                hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext },
-              })}\n`,
-            );
-          } finally {
-            await engine.close();
-          }
+          const answer =
+            (await answerFromServer(cwd, prompt, flags.budget)) ??
+            (await answerInProcess(cwd, prompt, flags.budget));
+          if (answer.fragments === 0) return 0;
+          const additionalContext = `${answer.output}\n(Context Engine request ${answer.requestId}: call the ctx MCP tools get_context or read_fragment for more.)`;
+          writeOut(
+            `${jsonText({
+              hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext },
+            })}\n`,
+          );
         } catch (error) {
           writeErr(`ctx: no context for this prompt: ${(error as Error).message.split("\n")[0]}\n`);
         }
         return 0;
       }),
     );
+}
+
+/**
+ * The context from a running `ctx serve --http` for this project, when one
+ * announced itself in `.ctx/server.json` (see server-file.ts): a warm engine
+ * answers in milliseconds where a fresh process first loads it. Null when
+ * there is none or it cannot answer; the hook then answers itself.
+ */
+async function answerFromServer(
+  cwd: string,
+  prompt: string,
+  budget: number,
+): Promise<ServerAnswer | null> {
+  const root = nearestCtxRoot(cwd);
+  if (root === null) return null;
+  const found = readServerFile(root);
+  if (!found.ok) {
+    if (found.reason !== "missing" && found.reason !== "stale")
+      writeErr(`ctx: answering without the server: ${found.detail}\n`);
+    return null;
+  }
+  const { contextFromServer, ServerUnavailableError } = await import("../ask-server.js");
+  try {
+    return await contextFromServer(found.server, prompt, budget);
+  } catch (error) {
+    if (!(error instanceof ServerUnavailableError)) throw error;
+    if (process.env.CTX_DEBUG) writeErr(`ctx: answering without the server: ${error.message}\n`);
+    return null;
+  }
+}
+
+/** The context from this process: opens the engine, refreshes what changed, queries. */
+async function answerInProcess(cwd: string, prompt: string, budget: number): Promise<ServerAnswer> {
+  const { ensureIndex } = await import("../ensure-index.js");
+  const engine = await openEngine({ cwd, start: cwd });
+  try {
+    await ensureIndex(engine, true);
+    const result = await engine.query({ task: prompt, budget });
+    return {
+      output: result.output,
+      requestId: result.requestId,
+      fragments: result.fragments.length,
+    };
+  } finally {
+    await engine.close();
+  }
 }

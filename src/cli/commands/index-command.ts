@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import type { Command } from "commander";
 import { PathNotFoundError } from "../../core/errors.js";
 import { type IndexReport, SKIP_REASONS } from "../../core/types.js";
-import { ContextEngine } from "../../engine/context-engine.js";
+import type { ContextEngine } from "../../engine/context-engine.js";
 import type { IndexRunReport } from "../../engine/run-index.js";
 import { jsonText, visibleLine } from "../../text/visible-text.js";
 import { formatIndexReport } from "../format.js";
@@ -10,6 +10,7 @@ import { formatContexts, formatEmbeddings } from "../format-contexts.js";
 import { formatHistory } from "../format-history.js";
 import { writeErr, writeOut } from "../output.js";
 import { collect } from "../parse-options.js";
+import { openEngine } from "../with-engine.js";
 
 interface IndexFlags {
   db?: string;
@@ -64,7 +65,7 @@ export function registerIndexCommand(
       run(async () => {
         const missing = paths.find((path) => !existsSync(path));
         if (missing !== undefined) throw new PathNotFoundError(missing, "folder to index");
-        const engine = await ContextEngine.open({
+        const engine = await openEngine({
           start: paths[0] ?? ".",
           ...(options.db ? { db: options.db } : {}),
         });

@@ -2,8 +2,8 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Argument, type Command, Option } from "commander";
-import { AGENTS, type AgentName, type CtxInvocation, planSetup } from "../../agents/agent-setup.js";
-import { findProjectRoot } from "../../engine/locate-project.js";
+import { AGENTS, type AgentName } from "../../agents/agent-names.js";
+import type { CtxInvocation } from "../../agents/agent-setup.js";
 import { writeErr, writeOut } from "../output.js";
 import { positiveInteger } from "../parse-options.js";
 
@@ -50,6 +50,8 @@ export function registerInitCommand(
     .option("--dry-run", "print what would change, write nothing")
     .action((agent: AgentName, flags: InitFlags) =>
       run(async () => {
+        const { findProjectRoot } = await import("../../engine/locate-project.js");
+        const { planSetup } = await import("../../agents/agent-setup.js");
         const root = findProjectRoot(process.cwd());
         const invocation = ctxInvocation(root);
         const files = planSetup(agent, root, invocation, {

@@ -1,10 +1,6 @@
 import { basename, resolve } from "node:path";
 import type { Command } from "commander";
-import { loadConfig } from "../../config/load-config.js";
-import { warnUntrusted } from "../../config/untrusted-warning.js";
 import { UsageError } from "../../core/errors.js";
-import { findProjectRoot } from "../../engine/locate-project.js";
-import { isPostgresUrl, maskUrl } from "../../store/postgres/connection-errors.js";
 import { jsonText } from "../../text/visible-text.js";
 import { writeOut } from "../output.js";
 
@@ -28,9 +24,15 @@ export function registerMigrateCommand(
     .option("--json", "print one JSON object")
     .action((flags: MigrateFlags) =>
       run(async () => {
+        const { isPostgresUrl, maskUrl } = await import(
+          "../../store/postgres/connection-errors.js"
+        );
         if (!isPostgresUrl(flags.to)) {
           throw new UsageError(`--to takes a postgres:// URL, got ${maskUrl(flags.to)}`);
         }
+        const { findProjectRoot } = await import("../../engine/locate-project.js");
+        const { loadConfig } = await import("../../config/load-config.js");
+        const { warnUntrusted } = await import("../../config/untrusted-warning.js");
         const root = findProjectRoot(process.cwd());
         const config = await loadConfig(root);
         warnUntrusted(config);

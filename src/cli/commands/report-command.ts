@@ -1,8 +1,6 @@
 import type { Command } from "commander";
 import { UsageError } from "../../core/errors.js";
 import type { RequestRecord } from "../../engine/request-log.js";
-import { requestReportHtml } from "../../report/request-report.js";
-import { summaryOf } from "../../report/request-summary.js";
 import { writeJson, writeOut } from "../output.js";
 import { dbOption, withEngine } from "../with-engine.js";
 import { writeReportFile } from "../write-report.js";
@@ -14,7 +12,12 @@ interface ReportFlags {
 }
 
 /** Writes a request's HTML report to `file` and says where on stderr. */
-export function writeRequestReport(file: string, id: string, record: RequestRecord): Promise<void> {
+export async function writeRequestReport(
+  file: string,
+  id: string,
+  record: RequestRecord,
+): Promise<void> {
+  const { requestReportHtml } = await import("../../report/request-report.js");
   return writeReportFile(file, requestReportHtml(id, record), `report of request ${id}`);
 }
 
@@ -44,7 +47,10 @@ export function registerReportCommand(
           }
           if (flags.html) await writeRequestReport(flags.html, found.id, found.record);
           if (flags.json) writeJson({ requestId: found.id, ...found.record });
-          else if (!flags.html) writeOut(summaryOf(found.id, found.record));
+          else if (!flags.html) {
+            const { summaryOf } = await import("../../report/request-summary.js");
+            writeOut(summaryOf(found.id, found.record));
+          }
           return 0;
         }),
       ),

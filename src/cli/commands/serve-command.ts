@@ -1,6 +1,9 @@
+import { dirname, join, resolve } from "node:path";
 import type { Command } from "commander";
 import { UsageError } from "../../core/errors.js";
+import type { ContextEngine } from "../../engine/context-engine.js";
 import { writeErr } from "../output.js";
+import { isLoopbackUrl, removeServerFile, writeServerFile } from "../server-file.js";
 import { startWatching, untilSignal } from "../watching.js";
 import { dbOption, withEngine } from "../with-engine.js";
 
@@ -83,7 +86,12 @@ export function registerServeCommand(
               stopping: stopping.signal,
             });
             writeErr(`ctx: serving ${engine.root} over MCP at ${server.url}\n`);
-            await signal.stopped;
+            const announced = announceServer(engine, server.url, flags.db !== undefined);
+            try {
+              await signal.stopped;
+            } finally {
+              if (announced) removeServerFile(engine.root);
+            }
             await server.close();
             return 0;
           } catch (error) {
@@ -102,4 +110,28 @@ export function registerServeCommand(
         }),
       ),
     );
+}
+
+/**
+ * Leaves `.ctx/server.json` for the prompt hook (see server-file.ts) when this
+ * server answers for the project's own index on a loopback address: a server
+ * of another index (`--db`) or reachable off this machine is not announced.
+ */
+function announceServer(engine: ContextEngine, url: string, otherIndex: boolean): boolean {
+  if (otherIndex || !isLoopbackUrl(url)) return false;
+  if (resolve(dirname(engine.indexPath)) !== join(resolve(engine.root), ".ctx")) return false;
+  try {
+    writeServerFile({
+      url,
+      token: process.env.CTX_MCP_TOKEN || null,
+      pid: process.pid,
+      root: engine.root,
+    });
+    return true;
+  } catch (error) {
+    writeErr(
+      `ctx: the prompt hook will not find this server: writing .ctx/server.json failed: ${(error as Error).message}\n`,
+    );
+    return false;
+  }
 }

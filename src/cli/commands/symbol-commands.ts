@@ -1,6 +1,4 @@
 import type { Command } from "commander";
-import { firstSentence } from "../../contextualize/document-outline.js";
-import { definitionView } from "../../engine/symbol-lookup.js";
 import { visibleLine } from "../../text/visible-text.js";
 import { ensureIndex } from "../ensure-index.js";
 import { writeJson, writeOut } from "../output.js";
@@ -39,6 +37,8 @@ export function registerSymbolCommands(
             ...(flags.kind ? { kind: flags.kind } : {}),
             ...(flags.path ? { path: flags.path } : {}),
           });
+          const { definitionView } = await import("../../engine/symbol-lookup.js");
+          const { firstSentence } = await import("../../contextualize/document-outline.js");
           const definitions = found.map(definitionView);
           if (flags.json) {
             writeJson({ query, definitions });
