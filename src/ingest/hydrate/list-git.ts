@@ -98,7 +98,9 @@ export async function listGitFiles(
 /** Whether git sees the root as part of a work tree (which it can tell without its index). */
 async function insideWorkTree(root: string): Promise<boolean> {
   try {
-    return (await gitOut(root, ["rev-parse", "--is-inside-work-tree"])).toString().trim() === "true";
+    return (
+      (await gitOut(root, ["rev-parse", "--is-inside-work-tree"])).toString().trim() === "true"
+    );
   } catch {
     return false;
   }
