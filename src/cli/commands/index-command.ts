@@ -19,6 +19,7 @@ interface IndexFlags {
   dryRun?: boolean;
   embedder?: string;
   force?: boolean;
+  verbose?: boolean;
 }
 
 import { interruptible } from "../interrupt.js";
@@ -54,6 +55,10 @@ export function registerIndexCommand(
     .option(
       "--force",
       "read and chunk every file again, not only those whose size or mtime changed",
+    )
+    .option(
+      "--verbose",
+      "say on stderr when each phase begins (files, git history, contexts, embeddings) and name the skipped files",
     )
     .option(
       "--forget <path>",
@@ -112,7 +117,7 @@ async function indexWithProgress(
   paths: readonly string[],
   options: IndexFlags,
 ): Promise<IndexRunReport> {
-  const progress = indexProgressReporter(!options.json);
+  const progress = indexProgressReporter(!options.json, options.verbose ?? false);
   try {
     return await interruptible((signal) =>
       engine.index(paths, {

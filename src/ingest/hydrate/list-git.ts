@@ -3,7 +3,7 @@ import { execFile } from "node:child_process";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { SAFE_GIT_OPTIONS } from "../../git/git-command.js";
+import { OWN_PROCESS_GROUP, SAFE_GIT_OPTIONS } from "../../git/git-command.js";
 import { isPathTooLong } from "./list-walk.js";
 
 const run = promisify(execFile);
@@ -152,6 +152,7 @@ async function git(cwd: string, args: string[]): Promise<{ stdout: Buffer; stder
     maxBuffer: MAX_OUTPUT,
     encoding: "buffer",
     env: { ...process.env, LC_ALL: "C" },
+    ...OWN_PROCESS_GROUP,
   });
 }
 
