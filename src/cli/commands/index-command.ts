@@ -5,7 +5,7 @@ import { type IndexReport, SKIP_REASONS } from "../../core/types.js";
 import { ContextEngine } from "../../engine/context-engine.js";
 import type { IndexRunReport } from "../../engine/run-index.js";
 import { jsonText, visibleLine } from "../../text/visible-text.js";
-import { formatIndexReport } from "../format.js";
+import { formatIndexReport, skippedFilesLines } from "../format.js";
 import { formatContexts, formatEmbeddings } from "../format-contexts.js";
 import { formatHistory } from "../format-history.js";
 import { writeErr, writeOut } from "../output.js";
@@ -98,6 +98,7 @@ export function registerIndexCommand(
             writeOut(
               `${forgottenLines}${formatIndexReport(report, engine.indexPath)}\n${formatContexts(report.contexts)}\n${formatEmbeddings(report.embeddings)}\n${formatHistory(report.history, report.resources.length)}`,
             );
+            if (options.verbose) writeOut(skippedFilesText(report));
           }
           if (report.added + report.changed + report.unchanged === 0)
             writeErr(`ctx: ${nothingIndexed(report)}\n`);
@@ -134,6 +135,16 @@ async function indexWithProgress(
   } finally {
     progress.stop();
   }
+}
+
+/** `ctx index --verbose`: the skipped files by reason, under each root that skipped some. */
+function skippedFilesText(report: IndexRunReport): string {
+  return report.skippedFiles
+    .map(({ root, skipped, files }) => {
+      const lines = skippedFilesLines(skipped, files, "  ");
+      return lines.length > 0 ? `Skipped in ${visibleLine(root)}:\n${lines.join("\n")}\n` : "";
+    })
+    .join("");
 }
 
 /** An index run that found no file to read: where it looked, and what it skipped instead. */
