@@ -41,7 +41,7 @@ export const SKIPPED_FILES_SHOWN = 5;
 /**
  * One line a reason: `too-large: uv.lock (1.2 MB), …, and 3 more`. Secret
  * files and paths too long have lines of their own; a reason counted but not
- * named (an index written before names were kept) says so.
+ * named (an index written before names were kept) gets no line.
  */
 export function skippedFilesLines(
   skipped: SkipCounts,
