@@ -102,6 +102,28 @@ function sourceFiles(count: number): Record<string, string> {
   return files;
 }
 
+describe("Ctrl-C while ctx index reads and chunks files", () => {
+  it("stops with one line and exit 130, and the next run reads only the files not written", async () => {
+    const repo = new Repo();
+    writeFiles(repo.root, sourceFiles(3000));
+    const index = join(repo.root, ".ctx", "index.db");
+    const run = startIndex(repo.root, ["."]);
+    await run.waitFor(
+      "ctx: indexing",
+      () => count(index, "SELECT count(*) AS n FROM documents") > 0,
+    );
+    run.signalGroup("SIGINT");
+    expectOneLineStop(await run.result, 130, "SIGINT");
+
+    const next = await runCliAsync(["index", ".", "--json"], repo.root);
+    expect(next.code, next.stderr).toBe(0);
+    const report = JSON.parse(next.stdout) as { added: number; changed: number; unchanged: number };
+    expect(report.changed).toBe(0);
+    expect(report.unchanged).toBeGreaterThan(0);
+    expect(report.added + report.unchanged).toBe(3000);
+  }, 90_000);
+});
+
 describe("Ctrl-C while ctx index reads the git history", () => {
   it("stops with one line and exit 130, git included, and the next run reads only the rest", async () => {
     const repo = new Repo();
