@@ -1,4 +1,9 @@
-import { type IndexReport, SKIP_REASONS, type SkipCounts } from "../core/types.js";
+import {
+  type IndexReport,
+  SKIP_REASONS,
+  type SkipCounts,
+  type SkippedFile,
+} from "../core/types.js";
 
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
@@ -28,6 +33,36 @@ export function formatIndexReport(report: IndexReport, indexPath: string): strin
     ...cutFilesLines(report.cutFiles),
     `Index: ${indexPath}`,
   ].join("\n");
+}
+
+/** Skipped files named a reason in `ctx status` and `ctx index --verbose` (`--json` has all stored). */
+export const SKIPPED_FILES_SHOWN = 5;
+
+/**
+ * One line a reason: `too-large: uv.lock (1.2 MB), …, and 3 more`. Secret
+ * files and paths too long have lines of their own; a reason counted but not
+ * named (an index written before names were kept) gets no line.
+ */
+export function skippedFilesLines(
+  skipped: SkipCounts,
+  files: readonly SkippedFile[],
+  indent: string,
+): string[] {
+  const lines: string[] = [];
+  for (const reason of SKIP_REASONS) {
+    if (reason === "secret" || reason === "path-too-long" || skipped[reason] === 0) continue;
+    const named = files.filter((file) => file.reason === reason);
+    if (named.length === 0) continue;
+    const shown = named
+      .slice(0, SKIPPED_FILES_SHOWN)
+      .map(
+        (file) =>
+          `${visible(file.path)}${file.bytes === null ? "" : ` (${formatBytes(file.bytes)})`}`,
+      );
+    const more = skipped[reason] - shown.length;
+    lines.push(`${indent}${reason}: ${shown.join(", ")}${more > 0 ? `, and ${more} more` : ""}`);
+  }
+  return lines;
 }
 
 /** Secret files named in `ctx index`'s report, at most this many (`ctx status --json` has all). */

@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import { InterruptedError } from "../core/errors.js";
 
 /** Shows the cursor again: a progress bar hides it while it draws. */
@@ -11,6 +12,9 @@ const SHOW_CURSOR = "\u001b[?25h";
  */
 export async function interruptible<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const controller = new AbortController();
+  // Every request and git process of a run listens to it at once (embedding batches in
+  // parallel pass ten): not a leak, and Node's warning would be a second line on stderr.
+  setMaxListeners(0, controller.signal);
   const onSignal = (name: "SIGINT" | "SIGTERM"): void => {
     if (controller.signal.aborted) {
       if (process.stderr.isTTY) process.stderr.write(`${SHOW_CURSOR}\n`);

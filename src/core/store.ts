@@ -10,6 +10,7 @@ import type {
   ResourceKind,
   SecretFile,
   SkipCounts,
+  SkippedFile,
   StoredChunk,
 } from "./types.js";
 
@@ -195,12 +196,13 @@ export interface Store extends TextBackend, GraphBackend, HistoryStore, PlanStor
   lockIndexing(waitMs: number): Promise<IndexingLock>;
   /** Removes a resource with all its documents; returns how many documents went. */
   removeResource(resourceId: string): Promise<number>;
-  /** Records a finished index run of a resource and what it skipped (the secret files by name). */
+  /** Records a finished index run of a resource and what it skipped (secret and other files by name). */
   recordRun(
     resourceId: string,
     skipped: SkipCounts,
     finishedAt: string,
     secretFiles?: readonly SecretFile[],
+    skippedFiles?: readonly SkippedFile[],
   ): Promise<void>;
   listDocuments(resourceId: string): Promise<DocumentState[]>;
   /**

@@ -17,6 +17,35 @@ export interface Resource {
   readonly skipped: SkipCounts;
   /** The files of the last full run kept out because they hold secrets (counted under "secret"). */
   readonly secretFiles: readonly SecretFile[];
+  /** The other files the last full run skipped, by name (at most MAX_NAMED_SKIPS a reason). */
+  readonly skippedFiles: readonly SkippedFile[];
+}
+
+/** A file (or a folder, ending in `/`) skipped for a reason other than secrets or a long path. */
+export interface SkippedFile {
+  readonly reason: SkipReason;
+  /** Relative to its root. */
+  readonly path: string;
+  /** Its size when the size is why (too-large, over-total-limit), else null. */
+  readonly bytes: number | null;
+}
+
+/**
+ * Skipped files named a reason and a root; past this they are only counted
+ * (a tree of many thousand ignored files must not weigh on every status).
+ */
+export const MAX_NAMED_SKIPS = 1000;
+
+/** Adds a skip to the counts, and names it while its reason has fewer than MAX_NAMED_SKIPS. */
+export function recordSkip(
+  counts: SkipCounts,
+  named: SkippedFile[],
+  reason: SkipReason,
+  path: string,
+  bytes: number | null = null,
+): void {
+  if (counts[reason] < MAX_NAMED_SKIPS) named.push({ reason, path, bytes });
+  counts[reason]++;
 }
 
 /** A file kept out of the index for holding secrets, and what showed it: never the secret. */
@@ -37,7 +66,9 @@ export type SkipReason =
   | "outside-root"
   /** The path is past what the system can open (PATH_MAX): a folder counts once. */
   | "path-too-long"
-  | "secret";
+  | "secret"
+  /** An agent's config file that `ctx init` writes (.mcp.json…): setup, never an answer. */
+  | "agent-config";
 
 export const SKIP_REASONS: readonly SkipReason[] = [
   "too-large",
@@ -48,6 +79,7 @@ export const SKIP_REASONS: readonly SkipReason[] = [
   "outside-root",
   "path-too-long",
   "secret",
+  "agent-config",
 ];
 
 export type SkipCounts = Record<SkipReason, number>;
@@ -62,6 +94,7 @@ export function emptySkipCounts(): SkipCounts {
     "outside-root": 0,
     "path-too-long": 0,
     secret: 0,
+    "agent-config": 0,
   };
 }
 
@@ -140,6 +173,12 @@ export interface IndexReport {
   readonly skipped: SkipCounts;
   /** Files kept out for holding secrets, by root (only roots that have some). */
   readonly secretFiles: readonly { readonly root: string; readonly files: readonly SecretFile[] }[];
+  /** The other skipped files by name, with the root's counts, by root (only roots that have some). */
+  readonly skippedFiles: readonly {
+    readonly root: string;
+    readonly skipped: SkipCounts;
+    readonly files: readonly SkippedFile[];
+  }[];
   /**
    * Files and folders (these end in `/`) whose path is too long for the system
    * to open, by root (only roots that have some): counted under "path-too-long".

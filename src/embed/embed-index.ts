@@ -74,6 +74,8 @@ export async function embedIndex(
       options.onProgress?.({ phase: "embed", done: Math.min(embedded, pending), total: pending });
     }
   } catch (caught) {
+    // A stop (Ctrl-C) ends the run as one, not as an embedding failure the run goes on past.
+    if (options.signal?.aborted) throw caught;
     error = (caught as Error).message.split("\n")[0] ?? "embedding failed";
   } finally {
     if (pending > 0) await store.releaseLease(EMBED_LEASE, holder);

@@ -4,6 +4,7 @@ import type { OutputFormat } from "../assemble/renderers.js";
 import type { ContextualizeProgress } from "../contextualize/contextualize-index.js";
 import type { ContextStrategy } from "../core/strategy.js";
 import type { EmbedProgress } from "../embed/embed-index.js";
+import type { HistoryProgress } from "../history/ingest-history.js";
 import type { IndexProgress } from "../ingest/index-resources.js";
 import type { StrategyRun } from "../strategies/provenance.js";
 import type { CandidateTrace } from "./request-trace.js";
@@ -39,7 +40,9 @@ export interface IndexOptions {
   readonly embed?: boolean;
   /** Only estimate what contextualizing would send and cost. */
   readonly dryRun?: boolean;
-  readonly onProgress?: (progress: IndexProgress | ContextualizeProgress | EmbedProgress) => void;
+  readonly onProgress?: (
+    progress: IndexProgress | HistoryProgress | ContextualizeProgress | EmbedProgress,
+  ) => void;
   readonly signal?: AbortSignal;
   /**
    * Only these absolute paths (files or folders, changed, added or deleted) of

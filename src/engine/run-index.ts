@@ -16,7 +16,11 @@ import type { IndexReport } from "../core/types.js";
 import { type EmbedProgress, type EmbedReport, embedIndex } from "../embed/embed-index.js";
 import type { EmbedderChoice } from "../embed/resolve-embedder.js";
 import { readPathAliases } from "../graph/path-aliases.js";
-import { type HistoryReport, ingestHistories } from "../history/ingest-history.js";
+import {
+  type HistoryProgress,
+  type HistoryReport,
+  ingestHistories,
+} from "../history/ingest-history.js";
 import { type ChunkLimits, DEFAULT_CHUNK_LIMITS } from "../ingest/chunk/draft-builder.js";
 import type { FileCounts, IndexProgress } from "../ingest/index-resources.js";
 import { indexProject } from "./index-project.js";
@@ -47,7 +51,9 @@ export interface IndexRunOptions {
   readonly embed: boolean;
   /** Estimate what contextualizing would send and cost instead of doing it. */
   readonly dryRun: boolean;
-  readonly onProgress?: (progress: IndexProgress | ContextualizeProgress | EmbedProgress) => void;
+  readonly onProgress?: (
+    progress: IndexProgress | HistoryProgress | ContextualizeProgress | EmbedProgress,
+  ) => void;
   readonly env: NodeJS.ProcessEnv;
   readonly signal?: AbortSignal;
   /** The index file, null when the index lives in memory. */
@@ -203,6 +209,7 @@ async function indexUnderLock(
     ? []
     : await ingestHistories(store, files.resources, config.history, {
         ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.onProgress ? { onProgress: options.onProgress } : {}),
       });
   const usage = new UsageMeter();
   const generator = await createGenerator(

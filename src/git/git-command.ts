@@ -11,6 +11,15 @@ const run = promisify(execFile);
 export const SAFE_GIT_OPTIONS: readonly string[] = ["-c", "core.fsmonitor=false"];
 
 /**
+ * Spawn options of every git run during indexing: git gets its own process
+ * group, so a terminal's Ctrl-C reaches ctx alone, which then stops git
+ * through the run's abort signal and keeps what it wrote. A git killed by the
+ * same keystroke would fail first and look like a broken repository (the
+ * history read so far taken for gone, the listing failed).
+ */
+export const OWN_PROCESS_GROUP = { detached: true } as const;
+
+/**
  * For commands that read file contents (`log -p`, `show`, `blame`): never
  * convert them with programs a diff driver names, nor hand them to an
  * external diff. `blame` takes only the first.
@@ -39,7 +48,7 @@ export async function repositoryDriverOverrides(cwd: string): Promise<string[]> 
         "--get-regexp",
         "^(filter|diff|merge)\\.",
       ],
-      { cwd, maxBuffer: 4 * 1024 * 1024 },
+      { cwd, maxBuffer: 4 * 1024 * 1024, ...OWN_PROCESS_GROUP },
     ));
   } catch {
     // No such keys (git exits 1), or no config to read: nothing to override.

@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { CtxError } from "../core/errors.js";
 import type { CommitRecord, FileChange } from "../core/history.js";
-import { SAFE_GIT_OPTIONS } from "../git/git-command.js";
+import { OWN_PROCESS_GROUP, SAFE_GIT_OPTIONS } from "../git/git-command.js";
 
 /** git could not read a repository's history. */
 export class GitHistoryError extends CtxError {
@@ -78,6 +78,7 @@ export async function streamGit(
   const child = spawn("git", [...SAFE_GIT_OPTIONS, ...args], {
     cwd: root,
     stdio: ["pipe", "pipe", "pipe"],
+    ...OWN_PROCESS_GROUP,
     ...(options.signal ? { signal: options.signal } : {}),
   });
   let stderr = "";

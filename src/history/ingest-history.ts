@@ -1,7 +1,7 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import type { HistoryBatch, HistorySpan, HistoryStore } from "../core/history.js";
-import { SAFE_GIT_OPTIONS } from "../git/git-command.js";
+import { OWN_PROCESS_GROUP, SAFE_GIT_OPTIONS } from "../git/git-command.js";
 import { MINED_COMMITS, readDiffIdentifiers } from "./diff-identifiers.js";
 import { GitHistoryError } from "./git-log.js";
 import { type HistorySettings, sinceSeconds } from "./history-settings.js";
@@ -31,6 +31,19 @@ const LOCK_FILES = [
   "flake.lock",
   "packages.lock.json",
 ];
+
+/** Commits of one checkout written so far out of those to read (a long history takes a while). */
+export interface HistoryProgress {
+  readonly phase: "history";
+  readonly root: string;
+  readonly done: number;
+  readonly total: number;
+}
+
+interface HistoryOptions {
+  readonly signal?: AbortSignal;
+  readonly onProgress?: (progress: HistoryProgress) => void;
+}
 
 /** What one run did to a resource's stored history. */
 export interface HistoryReport {
@@ -69,7 +82,7 @@ export async function ingestHistory(
   store: HistoryStore,
   resource: { readonly id: string; readonly root: string },
   settings: HistorySettings,
-  options: { readonly signal?: AbortSignal } = {},
+  options: HistoryOptions = {},
 ): Promise<HistoryReport> {
   const started = performance.now();
   const checkout = await readCheckout(resource.root);
@@ -109,7 +122,7 @@ async function syncCommits(
   resource: { readonly id: string; readonly root: string },
   checkout: Checkout | null,
   settings: HistorySettings,
-  options: { readonly signal?: AbortSignal },
+  options: HistoryOptions,
 ): Promise<HistoryReport> {
   const started = performance.now();
   const span = await store.historySpan(resource.id);
@@ -135,11 +148,19 @@ async function syncCommits(
   /** Reads commits given oldest first, written in that order whatever part of them git gives first. */
   const readAll = async (shas: readonly string[]): Promise<void> => {
     if (!checkout || shas.length === 0) return;
+    let done = 0;
+    const progress = (): void =>
+      options.onProgress?.({ phase: "history", root: resource.root, done, total: shas.length });
+    progress();
     await readCommitsInParts(resource.root, shas, {
       logOptions: pathArguments(checkout),
       paths: diffPaths(),
       batchSize: BATCH,
-      write: (add) => write({ add, remove: [], relink: false, readAt: null }),
+      write: async (add) => {
+        await write({ add, remove: [], relink: false, readAt: null });
+        done += add.length;
+        progress();
+      },
       ...(options.signal ? { signal: options.signal } : {}),
     });
   };
@@ -217,7 +238,7 @@ export async function ingestHistories(
   store: HistoryStore,
   resources: readonly { readonly id: string; readonly root: string; readonly kind: string }[],
   settings: HistorySettings,
-  options: { readonly signal?: AbortSignal } = {},
+  options: HistoryOptions = {},
 ): Promise<HistoryReport[]> {
   if (!settings.enabled) return [];
   const reports: HistoryReport[] = [];
@@ -258,6 +279,7 @@ async function readCheckout(root: string): Promise<Checkout | null> {
   try {
     const { stdout } = await run("git", [...SAFE_GIT_OPTIONS, "rev-parse", "--show-prefix"], {
       cwd: root,
+      ...OWN_PROCESS_GROUP,
     });
     prefix = stdout.split("\n")[0] ?? "";
   } catch (error) {
@@ -268,9 +290,7 @@ async function readCheckout(root: string): Promise<Checkout | null> {
     const { stdout } = await run(
       "git",
       [...SAFE_GIT_OPTIONS, "rev-parse", "--verify", "--quiet", "HEAD"],
-      {
-        cwd: root,
-      },
+      { cwd: root, ...OWN_PROCESS_GROUP },
     );
     const head = stdout.trim();
     return /^[0-9a-f]{40,64}$/.test(head) ? { head, prefix } : null;
@@ -294,6 +314,7 @@ async function revList(root: string, args: readonly string[]): Promise<string[]>
     const { stdout } = await run("git", [...SAFE_GIT_OPTIONS, "rev-list", ...args], {
       cwd: root,
       maxBuffer: MAX_OUTPUT,
+      ...OWN_PROCESS_GROUP,
     });
     return stdout.split("\n").filter((line) => line.length > 0);
   } catch (error) {
@@ -329,6 +350,7 @@ async function isAncestor(root: string, sha: string): Promise<boolean> {
   try {
     await run("git", [...SAFE_GIT_OPTIONS, "merge-base", "--is-ancestor", sha, "HEAD"], {
       cwd: root,
+      ...OWN_PROCESS_GROUP,
     });
     return true;
   } catch {

@@ -6,9 +6,11 @@ import {
   type DocumentState,
   emptySkipCounts,
   type IndexReport,
+  MAX_NAMED_SKIPS,
   type SecretFile,
   SKIP_REASONS,
   type SkipCounts,
+  type SkippedFile,
 } from "../core/types.js";
 import {
   discoverFiles,
@@ -167,6 +169,7 @@ export async function indexResources(
   };
   const skipped = emptySkipCounts();
   const secretFiles: IndexReport["secretFiles"][number][] = [];
+  const skippedFiles: IndexReport["skippedFiles"][number][] = [];
   const longPaths: IndexReport["longPaths"][number][] = [];
   const resources: IndexReport["resources"][number][] = [];
   const missingRoots: string[] = [];
@@ -189,13 +192,14 @@ export async function indexResources(
     resources.push({ id: resource.id, root: realRoot, kind: discovery.kind });
     const runSkipped = { ...discovery.skipped };
     const runSecrets = [...discovery.secretFiles];
+    const runNamed = [...discovery.skippedFiles];
     const inScope = scope ? scopeTest(scope) : () => true;
     const runCut: CutFile[] = [];
     await indexFiles(
       resource.id,
       realRoot,
       discovery.files,
-      { skipped: runSkipped, secretFiles: runSecrets, cutFiles: runCut },
+      { skipped: runSkipped, secretFiles: runSecrets, skippedFiles: runNamed, cutFiles: runCut },
       counts,
       options,
       inScope,
@@ -204,10 +208,18 @@ export async function indexResources(
     runSecrets.sort((a, b) => (a.path < b.path ? -1 : 1));
     // A scoped run saw a few paths: the last full run's counts of skipped files stay.
     if (!scope) {
-      await options.store.recordRun(resource.id, runSkipped, new Date().toISOString(), runSecrets);
+      await options.store.recordRun(
+        resource.id,
+        runSkipped,
+        new Date().toISOString(),
+        runSecrets,
+        runNamed,
+      );
     }
     addSkips(skipped, runSkipped);
     if (runSecrets.length > 0) secretFiles.push({ root: realRoot, files: runSecrets });
+    if (runNamed.length > 0)
+      skippedFiles.push({ root: realRoot, skipped: runSkipped, files: runNamed });
     if (runCut.length > 0) cutFiles.push({ root: realRoot, files: runCut });
     if (discovery.longPaths.length > 0)
       longPaths.push({ root: realRoot, paths: discovery.longPaths });
@@ -223,6 +235,7 @@ export async function indexResources(
     ...counts,
     skipped,
     secretFiles,
+    skippedFiles,
     longPaths,
     missingRoots,
     cutFiles,
@@ -246,10 +259,12 @@ async function indexFiles(
   {
     skipped,
     secretFiles,
+    skippedFiles,
     cutFiles,
   }: {
     readonly skipped: SkipCounts;
     readonly secretFiles: SecretFile[];
+    readonly skippedFiles: SkippedFile[];
     readonly cutFiles: CutFile[];
   },
   counts: Counts,
@@ -311,6 +326,12 @@ async function indexFiles(
       await apply(prepared, file, previous, resourceId, skipped, counts, stale, store, batch);
       if (prepared.status === "secret")
         secretFiles.push({ path: file.relPath, found: prepared.found });
+      // Counted by `apply`; named while the reason has room.
+      if (
+        (prepared.status === "binary" || prepared.status === "unreadable") &&
+        skipped[prepared.status] <= MAX_NAMED_SKIPS
+      )
+        skippedFiles.push({ reason: prepared.status, path: file.relPath, bytes: null });
       if (prepared.status === "chunked" && prepared.indexedBytes < prepared.bytes) {
         const { indexedBytes, bytes: size } = prepared;
         cutFiles.push({ path: file.relPath, indexedBytes, size });

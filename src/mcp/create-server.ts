@@ -275,7 +275,11 @@ export async function createMcpServer(
                   progress: progress.done,
                   total: progress.total,
                   message:
-                    progress.phase === "index" ? `indexing ${progress.root}` : "writing contexts",
+                    progress.phase === "index"
+                      ? `indexing ${progress.root}`
+                      : progress.phase === "history"
+                        ? `reading the git history of ${progress.root}`
+                        : "writing contexts",
                 },
               })
               .catch(() => undefined);

@@ -4,6 +4,7 @@ import {
   type ResourceKind,
   type SecretFile,
   type SkipCounts,
+  type SkippedFile,
 } from "../core/types.js";
 
 /** A resource row as both stores keep it (skip counts as JSON). */
@@ -28,19 +29,34 @@ export function toResource(row: ResourceRow): Resource {
 }
 
 /**
- * The `skipped` column: the counts by reason, and the secret files' names
- * under `secretFiles` (in the same JSON, so older indexes need no migration).
+ * The `skipped` column: the counts by reason, the secret files' names under
+ * `secretFiles` and the other skipped files' under `skippedFiles` (in the same
+ * JSON, so older indexes need no migration: they name none until the next run).
  */
-export function skippedColumn(skipped: SkipCounts, secretFiles: readonly SecretFile[]): string {
-  return JSON.stringify(secretFiles.length > 0 ? { ...skipped, secretFiles } : skipped);
+export function skippedColumn(
+  skipped: SkipCounts,
+  secretFiles: readonly SecretFile[],
+  skippedFiles: readonly SkippedFile[] = [],
+): string {
+  return JSON.stringify({
+    ...skipped,
+    ...(secretFiles.length > 0 ? { secretFiles } : {}),
+    ...(skippedFiles.length > 0 ? { skippedFiles } : {}),
+  });
 }
 
 export function parseSkipped(column: string): {
   skipped: SkipCounts;
   secretFiles: readonly SecretFile[];
+  skippedFiles: readonly SkippedFile[];
 } {
-  const { secretFiles, ...counts } = JSON.parse(column) as Partial<SkipCounts> & {
+  const { secretFiles, skippedFiles, ...counts } = JSON.parse(column) as Partial<SkipCounts> & {
     secretFiles?: SecretFile[];
+    skippedFiles?: SkippedFile[];
   };
-  return { skipped: { ...emptySkipCounts(), ...counts }, secretFiles: secretFiles ?? [] };
+  return {
+    skipped: { ...emptySkipCounts(), ...counts },
+    secretFiles: secretFiles ?? [],
+    skippedFiles: skippedFiles ?? [],
+  };
 }

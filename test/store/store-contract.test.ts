@@ -490,6 +490,33 @@ describe.each(STORE_ADAPTER_ROWS)("the Store contract (%s)", (_name, adapter: St
     expect((await store.stats()).documents).toBe(0);
   });
 
+  it("keeps the skipped files a run named, with their reason and size, until the next run", async () => {
+    const store = await fresh();
+    const resource = await store.ensureResource("/repo", "git");
+    expect(resource.skippedFiles).toEqual([]);
+    const named = [
+      { reason: "too-large" as const, path: "uv.lock", bytes: 1_234_567 },
+      { reason: "agent-config" as const, path: ".mcp.json", bytes: null },
+      { reason: "ignored" as const, path: "build/", bytes: null },
+    ];
+    const secret = [{ path: ".env", found: "file name" }];
+    const counts = {
+      ...resource.skipped,
+      "too-large": 1,
+      "agent-config": 1,
+      ignored: 40,
+      secret: 1,
+    };
+    await store.recordRun(resource.id, counts, "2026-01-01T00:00:00.000Z", secret, named);
+    const [recorded] = await store.listResources();
+    expect(recorded?.skippedFiles).toEqual(named);
+    expect(recorded?.secretFiles).toEqual(secret);
+    expect(recorded?.skipped).toEqual(counts);
+    // A run that names nothing leaves nothing named from before.
+    await store.recordRun(resource.id, resource.skipped, "2026-01-02T00:00:00.000Z");
+    expect((await store.listResources())[0]?.skippedFiles).toEqual([]);
+  });
+
   it("reads a document's chunks in line order, all of them or the first few", async () => {
     const store = await fresh();
     const resource = await store.ensureResource("/repo", "git");

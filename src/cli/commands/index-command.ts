@@ -5,7 +5,7 @@ import { type IndexReport, SKIP_REASONS } from "../../core/types.js";
 import type { ContextEngine } from "../../engine/context-engine.js";
 import type { IndexRunReport } from "../../engine/run-index.js";
 import { jsonText, visibleLine } from "../../text/visible-text.js";
-import { formatIndexReport } from "../format.js";
+import { formatIndexReport, skippedFilesLines } from "../format.js";
 import { formatContexts, formatEmbeddings } from "../format-contexts.js";
 import { formatHistory } from "../format-history.js";
 import { writeErr, writeOut } from "../output.js";
@@ -20,6 +20,7 @@ interface IndexFlags {
   dryRun?: boolean;
   embedder?: string;
   force?: boolean;
+  verbose?: boolean;
 }
 
 import { interruptible } from "../interrupt.js";
@@ -55,6 +56,10 @@ export function registerIndexCommand(
     .option(
       "--force",
       "read and chunk every file again, not only those whose size or mtime changed",
+    )
+    .option(
+      "--verbose",
+      "say on stderr when each phase begins (files, git history, contexts, embeddings) and name the skipped files",
     )
     .option(
       "--forget <path>",
@@ -94,6 +99,7 @@ export function registerIndexCommand(
             writeOut(
               `${forgottenLines}${formatIndexReport(report, engine.indexPath)}\n${formatContexts(report.contexts)}\n${formatEmbeddings(report.embeddings)}\n${formatHistory(report.history, report.resources.length)}`,
             );
+            if (options.verbose) writeOut(skippedFilesText(report));
           }
           if (report.added + report.changed + report.unchanged === 0)
             writeErr(`ctx: ${nothingIndexed(report)}\n`);
@@ -113,7 +119,7 @@ async function indexWithProgress(
   paths: readonly string[],
   options: IndexFlags,
 ): Promise<IndexRunReport> {
-  const progress = indexProgressReporter(!options.json);
+  const progress = indexProgressReporter(!options.json, options.verbose ?? false);
   try {
     return await interruptible((signal) =>
       engine.index(paths, {
@@ -130,6 +136,16 @@ async function indexWithProgress(
   } finally {
     progress.stop();
   }
+}
+
+/** `ctx index --verbose`: the skipped files by reason, under each root that skipped some. */
+function skippedFilesText(report: IndexRunReport): string {
+  return report.skippedFiles
+    .map(({ root, skipped, files }) => {
+      const lines = skippedFilesLines(skipped, files, "  ");
+      return lines.length > 0 ? `Skipped in ${visibleLine(root)}:\n${lines.join("\n")}\n` : "";
+    })
+    .join("");
 }
 
 /** An index run that found no file to read: where it looked, and what it skipped instead. */

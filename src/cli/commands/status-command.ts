@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import type { HistorySpan } from "../../core/history.js";
 import type { ServerStorage } from "../../core/store.js";
 import { MIN_WINDOW } from "../../history/task-identifiers.js";
-import { formatBytes, formatSkipped } from "../format.js";
+import { formatBytes, formatSkipped, skippedFilesLines } from "../format.js";
 import { writeJson, writeOut } from "../output.js";
 import { dbOption, withEngine } from "../with-engine.js";
 
@@ -71,6 +71,7 @@ export function registerStatusCommand(
                 `  ${resource.root} (${resource.kind}) · last indexed ${resource.lastIndexedAt ?? "never"}${gone}`,
               );
               lines.push(`    skipped: ${formatSkipped(resource.skipped)}`);
+              lines.push(...skippedFilesLines(resource.skipped, resource.skippedFiles, "      "));
               if (resource.history) lines.push(`    history: ${formatSpan(resource.history)}`);
             }
             if (status.resources.length === 0) lines.push("  none: run `ctx index <path>`");

@@ -8,15 +8,24 @@ import {
 } from "../../core/read-regular-file.js";
 import {
   emptySkipCounts,
+  MAX_NAMED_SKIPS,
   type ResourceKind,
+  recordSkip,
   type SecretFile,
   type SkipCounts,
+  type SkippedFile,
+  type SkipReason,
 } from "../../core/types.js";
 import { isSecretFile } from "../../secrets/secret-files.js";
 import { visibleText } from "../../text/visible-text.js";
 import { type GitListing, GitListingError, listGitFiles } from "./list-git.js";
 import { isPathTooLong, walkFiles } from "./list-walk.js";
-import { hasBinaryExtension, inSkippedDirectory, SKIPPED_DIRECTORIES } from "./skip-rules.js";
+import {
+  AGENT_CONFIG_FILES,
+  hasBinaryExtension,
+  inSkippedDirectory,
+  SKIPPED_DIRECTORIES,
+} from "./skip-rules.js";
 
 export interface HydrationLimits {
   /** Files larger than this are skipped as too large. */
@@ -53,6 +62,8 @@ export interface Discovery {
   readonly skipped: SkipCounts;
   /** Files skipped for their secret-file name (the content check comes when files are read). */
   readonly secretFiles: SecretFile[];
+  /** The other skipped files by name, in the order they were met (see MAX_NAMED_SKIPS). */
+  readonly skippedFiles: SkippedFile[];
   /**
    * Files, and folders that could not be listed (ending in `/`), whose path is
    * too long for the system to open, in path order: counted under "path-too-long".
@@ -80,10 +91,12 @@ export async function discoverFiles(
   let kind: ResourceKind = "folder";
   let listed: string[];
   const longPaths: string[] = [];
+  const skippedFiles: SkippedFile[] = [];
   if (git) {
     kind = "git";
     listed = git.files;
     skipped.ignored += git.ignored;
+    skippedFiles.push(...namedIgnores(git.ignoredPaths));
     skipped.unreadable += git.unnamable + git.unreadable;
     longPaths.push(...git.tooLong);
   } else {
@@ -96,6 +109,7 @@ export async function discoverFiles(
     );
     listed = walk.files;
     skipped.ignored += walk.ignored;
+    skippedFiles.push(...namedIgnores(walk.ignoredPaths));
     skipped.unreadable += walk.unreadable;
     longPaths.push(...walk.tooLong);
   }
@@ -104,13 +118,19 @@ export async function discoverFiles(
   const files: FileCandidate[] = [];
   const secretFiles: SecretFile[] = [];
   let totalBytes = 0;
+  const skip = (reason: SkipReason, path: string, bytes: number | null = null): void =>
+    recordSkip(skipped, skippedFiles, reason, path, bytes);
   for (const relPath of listed.sort()) {
     if (inSkippedDirectory(relPath, extraSkips) || ctxIgnore?.ignores(relPath)) {
-      skipped.ignored++;
+      skip("ignored", relPath);
+      continue;
+    }
+    if (AGENT_CONFIG_FILES.has(relPath)) {
+      skip("agent-config", relPath);
       continue;
     }
     if (hasBinaryExtension(relPath)) {
-      skipped.binary++;
+      skip("binary", relPath);
       continue;
     }
     const absPath = join(root, relPath);
@@ -121,7 +141,7 @@ export async function discoverFiles(
       continue;
     }
     if (typeof stats === "string") {
-      skipped[stats]++;
+      skip(stats, relPath);
       continue;
     }
     if (!limits.includeSecrets && isSecretFile(relPath)) {
@@ -130,11 +150,11 @@ export async function discoverFiles(
       continue;
     }
     if (stats.size > limits.maxFileBytes) {
-      skipped["too-large"]++;
+      skip("too-large", relPath, stats.size);
       continue;
     }
     if (totalBytes + stats.size > limits.maxTotalBytes) {
-      skipped["over-total-limit"]++;
+      skip("over-total-limit", relPath, stats.size);
       continue;
     }
     totalBytes += stats.size;
@@ -142,7 +162,14 @@ export async function discoverFiles(
   }
   skipped["path-too-long"] += longPaths.length;
   longPaths.sort();
-  return { kind, files, skipped, secretFiles, longPaths };
+  return { kind, files, skipped, secretFiles, skippedFiles, longPaths };
+}
+
+/** The first of what git or the walk ignored, named under "ignored". */
+function namedIgnores(paths: readonly string[]): SkippedFile[] {
+  return paths
+    .slice(0, MAX_NAMED_SKIPS)
+    .map((path) => ({ reason: "ignored" as const, path, bytes: null }));
 }
 
 /**

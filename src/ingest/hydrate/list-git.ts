@@ -3,7 +3,7 @@ import { execFile } from "node:child_process";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { SAFE_GIT_OPTIONS } from "../../git/git-command.js";
+import { OWN_PROCESS_GROUP, SAFE_GIT_OPTIONS } from "../../git/git-command.js";
 import { isPathTooLong } from "./list-walk.js";
 
 const run = promisify(execFile);
@@ -18,6 +18,8 @@ export interface GitListing {
   readonly files: string[];
   /** Entries git ignores (a fully ignored folder counts once). */
   readonly ignored: number;
+  /** Those entries (a folder ends in `/`), as git lists them. */
+  readonly ignoredPaths: string[];
   /** Files whose names are not UTF-8: paths here are text, so they cannot be indexed. */
   readonly unnamable: number;
   /** Folders git could not open to list (a folder counts once), other than those below. */
@@ -84,7 +86,13 @@ export async function listGitFiles(
       .map((entry) => entry.toString("utf8"))
       .filter((entry) => !entry.startsWith(".ctx/"));
     const unopened = unopenedFolders(root, untracked.stderr);
-    return { files, ignored: ignoredEntries.length, unnamable, ...unopened };
+    return {
+      files,
+      ignored: ignoredEntries.length,
+      ignoredPaths: ignoredEntries,
+      unnamable,
+      ...unopened,
+    };
   } catch (error) {
     if (await insideWorkTree(root)) {
       const stderr = (error as { stderr?: Buffer | string }).stderr?.toString().trim() ?? "";
@@ -154,6 +162,7 @@ async function git(cwd: string, args: string[]): Promise<{ stdout: Buffer; stder
     maxBuffer: MAX_OUTPUT,
     encoding: "buffer",
     env: { ...process.env, LC_ALL: "C" },
+    ...OWN_PROCESS_GROUP,
   });
 }
 

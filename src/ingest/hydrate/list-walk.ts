@@ -13,6 +13,8 @@ export interface WalkListing {
   readonly files: string[];
   /** Entries excluded by .gitignore files or skipped folders (a folder counts once). */
   readonly ignored: number;
+  /** What was ignored, in listing order (a folder ends in `/` and counts once). */
+  readonly ignoredPaths: string[];
   /**
    * Folders that could not be read, and entries whose names are not UTF-8 (paths
    * here are text, so they cannot be indexed; a folder counts once).
@@ -40,6 +42,7 @@ export function walkFiles(
 ): WalkListing {
   const files: string[] = [];
   let ignored = 0;
+  const ignoredPaths: string[] = [];
   let unreadable = 0;
   const tooLong: string[] = [];
 
@@ -67,6 +70,7 @@ export function walkFiles(
       if (isDirectory && relPath === ".ctx") continue;
       if ((isDirectory && skipDirectory(name)) || isIgnored(active, relPath, isDirectory)) {
         ignored++;
+        ignoredPaths.push(isDirectory ? `${relPath}/` : relPath);
         continue;
       }
       if (isDirectory) visit(relPath, active);
@@ -75,7 +79,7 @@ export function walkFiles(
   };
   if (!scope) {
     visit("", []);
-    return { files, ignored, unreadable, tooLong };
+    return { files, ignored, ignoredPaths, unreadable, tooLong };
   }
   // Only the named paths (files or folders), judged by the rules of the folders above them.
   const listed = new Set<string>();
@@ -95,7 +99,7 @@ export function walkFiles(
     else if (!listed.has(relPath)) files.push(relPath);
     listed.add(relPath);
   }
-  return { files: [...new Set(files)], ignored, unreadable, tooLong };
+  return { files: [...new Set(files)], ignored, ignoredPaths, unreadable, tooLong };
 }
 
 /** True for the error of a path past the system's limit (PATH_MAX), which no read of it can get past. */

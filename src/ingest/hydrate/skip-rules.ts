@@ -23,6 +23,19 @@ export const SKIPPED_DIRECTORIES: ReadonlySet<string> = new Set([
 ]);
 
 /**
+ * The agent config files `ctx init` writes or merges into, relative to the
+ * project root: how an agent starts ctx, never an answer to a question (the
+ * hook command they hold would otherwise come back as a fragment).
+ */
+export const AGENT_CONFIG_FILES: ReadonlySet<string> = new Set([
+  ".mcp.json",
+  ".cursor/mcp.json",
+  ".codex/config.toml",
+  ".claude/settings.json",
+  ".claude/settings.local.json",
+]);
+
+/**
  * Extensions that are binary whatever their content looks like. Files with other
  * extensions are still checked by content, so this list is only a fast path.
  */

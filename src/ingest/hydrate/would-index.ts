@@ -11,6 +11,7 @@ const SKIP_EXPLANATIONS: Partial<Record<SkipReason, string>> = {
   unreadable: "it is not a regular file, or cannot be read",
   "outside-root": "a symbolic link on it leads outside the project",
   "path-too-long": "its path is too long for the system to open",
+  "agent-config": "it is an agent's config file that ctx init writes, not project content",
 };
 
 /**

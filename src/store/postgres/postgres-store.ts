@@ -31,6 +31,7 @@ import type {
   ResourceKind,
   SecretFile,
   SkipCounts,
+  SkippedFile,
   StoredChunk,
 } from "../../core/types.js";
 import { ChunkChecks } from "../chunk-checks.js";
@@ -172,7 +173,7 @@ export class PostgresStore extends PostgresHistoryAndPlans implements Store {
         resource.kind,
         resource.addedAt,
         resource.lastIndexedAt,
-        skippedColumn(resource.skipped, resource.secretFiles),
+        skippedColumn(resource.skipped, resource.secretFiles, resource.skippedFiles),
       ],
     );
   }
@@ -208,8 +209,16 @@ export class PostgresStore extends PostgresHistoryAndPlans implements Store {
     skipped: SkipCounts,
     finishedAt: string,
     secretFiles: readonly SecretFile[] = [],
+    skippedFiles: readonly SkippedFile[] = [],
   ): Promise<void> {
-    return records.recordRun(this.session, resourceId, skipped, finishedAt, secretFiles);
+    return records.recordRun(
+      this.session,
+      resourceId,
+      skipped,
+      finishedAt,
+      secretFiles,
+      skippedFiles,
+    );
   }
 
   listDocuments(resourceId: string): Promise<DocumentState[]> {

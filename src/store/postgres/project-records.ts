@@ -12,6 +12,7 @@ import {
   type ResourceKind,
   type SecretFile,
   type SkipCounts,
+  type SkippedFile,
 } from "../../core/types.js";
 import { type ResourceRow, skippedColumn, toResource } from "../resource-rows.js";
 import type { PgSession } from "./pg-session.js";
@@ -86,10 +87,11 @@ export async function recordRun(
   skipped: SkipCounts,
   finishedAt: string,
   secretFiles: readonly SecretFile[],
+  skippedFiles: readonly SkippedFile[],
 ): Promise<void> {
   await session.rows(
     "UPDATE resources SET last_indexed_at = $1, skipped = $2 WHERE project_id = $3 AND id = $4",
-    [finishedAt, skippedColumn(skipped, secretFiles), session.projectId, resourceId],
+    [finishedAt, skippedColumn(skipped, secretFiles, skippedFiles), session.projectId, resourceId],
   );
 }
 

@@ -1,5 +1,4 @@
 import { createHash } from "node:crypto";
-import pgvector from "pgvector";
 import { embedText } from "../../core/embed-text.js";
 import { StoreError } from "../../core/errors.js";
 import type { EmbeddingWork } from "../../core/store.js";
@@ -7,6 +6,7 @@ import type { VectorHit } from "../../core/text-backend.js";
 import { CHUNK_COLUMNS, type ChunkRow, toStoredChunk } from "../chunk-rows.js";
 import { type PgSession, type Queryable, rowsOf } from "./pg-session.js";
 import { pgPathFilter } from "./rows.js";
+import { vectorLiteral } from "./vector-literal.js";
 
 /** pgvector's HNSW search looks at no more than this many candidates (`hnsw.ef_search`). */
 const MAX_EF_SEARCH = 1000;
@@ -116,7 +116,7 @@ export async function putEmbeddings(
       [
         session.projectId,
         entries.map((entry) => entry.embedHash),
-        entries.map((entry) => pgvector.toSql(Array.from(entry.vector))),
+        entries.map((entry) => vectorLiteral(entry.vector, session.location)),
       ],
     );
   });
@@ -135,7 +135,7 @@ export async function searchVectors(
   if (limit <= 0) return [];
   const table = await vectorTable(session.pool, session.location, embedderId, vector.length);
   if (!table) return [];
-  const literal = pgvector.toSql(Array.from(vector));
+  const literal = vectorLiteral(vector, session.location);
   let rows: SimilarRow[];
   if (pathPrefixes.length > 0) {
     // Exact over the chunks under the prefixes: nearest neighbours of the whole

@@ -1,6 +1,12 @@
 import type Database from "better-sqlite3";
 import { ulid } from "ulid";
-import type { Resource, ResourceKind, SecretFile, SkipCounts } from "../../core/types.js";
+import type {
+  Resource,
+  ResourceKind,
+  SecretFile,
+  SkipCounts,
+  SkippedFile,
+} from "../../core/types.js";
 import { emptySkipCounts } from "../../core/types.js";
 import { type ResourceRow, skippedColumn, toResource } from "../resource-rows.js";
 import { cachedStatement } from "./statement-cache.js";
@@ -64,10 +70,11 @@ export function recordRun(
   skipped: SkipCounts,
   finishedAt: string,
   secretFiles: readonly SecretFile[],
+  skippedFiles: readonly SkippedFile[],
 ): void {
   inWriteTransaction(db, () =>
     db
       .prepare("UPDATE resources SET last_indexed_at = ?, skipped = ? WHERE id = ?")
-      .run(finishedAt, skippedColumn(skipped, secretFiles), resourceId),
+      .run(finishedAt, skippedColumn(skipped, secretFiles, skippedFiles), resourceId),
   );
 }

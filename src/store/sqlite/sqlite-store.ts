@@ -36,6 +36,7 @@ import type {
   ResourceKind,
   SecretFile,
   SkipCounts,
+  SkippedFile,
   StoredChunk,
 } from "../../core/types.js";
 import { ChunkChecks } from "../chunk-checks.js";
@@ -217,8 +218,9 @@ export class SqliteStore extends SqliteHistoryAndPlans implements Store {
     skipped: SkipCounts,
     finishedAt: string,
     secretFiles: readonly SecretFile[] = [],
+    skippedFiles: readonly SkippedFile[] = [],
   ): Promise<void> {
-    resources.recordRun(this.db, resourceId, skipped, finishedAt, secretFiles);
+    resources.recordRun(this.db, resourceId, skipped, finishedAt, secretFiles, skippedFiles);
     this.graphIndexes.restore();
   }
 
