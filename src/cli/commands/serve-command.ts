@@ -119,6 +119,8 @@ export function registerServeCommand(
  */
 function announceServer(engine: ContextEngine, url: string, otherIndex: boolean): boolean {
   if (otherIndex || !isLoopbackUrl(url)) return false;
+  // Beside an index that cannot be written (said above), nothing can be.
+  if (engine.store.readOnly !== null) return false;
   if (resolve(dirname(engine.indexPath)) !== join(resolve(engine.root), ".ctx")) return false;
   try {
     writeServerFile({
