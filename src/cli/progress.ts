@@ -5,6 +5,7 @@ import type { EmbedProgress } from "../embed/embed-index.js";
 import type { HistoryProgress } from "../history/ingest-history.js";
 import type { IndexProgress } from "../ingest/index-resources.js";
 import { visibleLine } from "../text/visible-text.js";
+import { writeErr } from "./output.js";
 
 type Progress = IndexProgress | HistoryProgress | ContextualizeProgress | EmbedProgress;
 
@@ -81,6 +82,6 @@ function phaseLines(): (progress: Progress) => void {
     const label = phaseLabel(progress);
     if (label === last) return;
     last = label;
-    process.stderr.write(`ctx: ${label} (${progress.total} ${UNITS[progress.phase]})\n`);
+    writeErr(`ctx: ${label} (${progress.total} ${UNITS[progress.phase]})\n`);
   };
 }
