@@ -68,7 +68,7 @@ describe("an installed ctx without its optional packages", () => {
         name: "hnsw",
         description: expect.any(String),
         installed: false,
-        install: "npm install usearch@2.26.2",
+        install: "npm install usearch@2.25.3",
       },
     ]);
     // Chunked by the grammars the build copied into dist: the same chunks as this checkout makes.
@@ -85,7 +85,7 @@ describe("an installed ctx without its optional packages", () => {
     expect(found).toEqual(chunks(CLI, here));
     const text = runCliAt(installed, ["status"], root);
     expect(text.stdout).toContain(
-      "  hnsw: not installed (npm install usearch@2.26.2) · an HNSW index",
+      "  hnsw: not installed (npm install usearch@2.25.3) · an HNSW index",
     );
   });
 
@@ -158,7 +158,7 @@ describe("an installed ctx without its optional packages", () => {
     const result = await runCliAsync(args, root, env, installed);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toMatch(
-      /^ctx: vector search is exact, and slower, at \d+ vectors \(past ann_threshold 2\): the optional package usearch is not installed: run `npm install usearch@2\.26\.2` for fast search\n$/,
+      /^ctx: vector search is exact, and slower, at \d+ vectors \(past ann_threshold 2\): the optional package usearch is not installed: run `npm install usearch@2\.25\.3` for fast search\n$/,
     );
     // The same answer as with the HNSW index of the full install.
     const full = await runCliAsync(args, root, env);
