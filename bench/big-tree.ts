@@ -3,12 +3,13 @@
  * and 200,000 files (bench/synthetic-tree.ts; CTX_BENCH_BIG_TREE sets the
  * larger size), each indexed with the built CLI, then the same kind of
  * question asked of each: `ctx query` (with its refresh, and with
- * --no-refresh, a new process each time) and MCP get_context on a warm
+ * --no-refresh, a new process each time; and while `ctx watch` runs, which
+ * spares the query its refresh when the watcher gets file events) and MCP get_context on a warm
  * `ctx serve`. Prints p50 of each beside the other and the ratio (target:
  * at most 3× at 200,000 files). The trees are generated once into the bench
  * cache (CTX_BENCH_CACHE); each run indexes them afresh.
  */
-import { execFileSync } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -31,6 +32,10 @@ interface TreeTimes {
   readonly indexSeconds: number;
   readonly refreshing: number;
   readonly noRefresh: number;
+  /** `ctx query` while `ctx watch` runs: the query skips its refresh while the watcher listens. */
+  readonly watched: number;
+  /** How the watcher learnt of changes: file events, or polling (the system's limit on watches). */
+  readonly watchMode: "events" | "polling";
   readonly server: number;
 }
 
@@ -67,6 +72,27 @@ async function p50(
   );
 }
 
+/** Starts `ctx watch` on an indexed tree; resolves once it watches, saying how. */
+async function startWatch(
+  root: string,
+  db: string,
+): Promise<{ child: ChildProcess; mode: "events" | "polling" }> {
+  const child = spawn(process.execPath, [CLI, "watch", "--db", db], {
+    cwd: root,
+    env,
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let stderr = "";
+  child.stderr?.on("data", (data: Buffer) => {
+    stderr += data.toString();
+  });
+  for (let waited = 0; !stderr.includes("for changes"); waited += 100) {
+    if (waited > 600_000 || child.exitCode !== null) throw new Error(`ctx watch: ${stderr}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return { child, mode: stderr.includes("looking for changes every") ? "polling" : "events" };
+}
+
 async function timeTree(files: number): Promise<TreeTimes> {
   mkdirSync(cache, { recursive: true });
   let started = performance.now();
@@ -81,6 +107,14 @@ async function timeTree(files: number): Promise<TreeTimes> {
     ctx(root, ["query", question, "--budget", String(BUDGET), "--db", db, ...extra]);
   const refreshing = await p50(questions, query([]));
   const noRefresh = await p50(questions, query(["--no-refresh"]));
+  const watch = await startWatch(root, db);
+  let watched: number;
+  try {
+    watched = await p50(questions, query([]));
+  } finally {
+    watch.child.kill("SIGTERM");
+    await new Promise((resolve) => watch.child.once("exit", resolve));
+  }
 
   const client = new Client({ name: "bench", version: "1" });
   await client.connect(
@@ -101,7 +135,16 @@ async function timeTree(files: number): Promise<TreeTimes> {
       )) as CallToolResult;
       if (result.isError) throw new Error(`get_context failed: ${JSON.stringify(result.content)}`);
     });
-    return { files, generateSeconds, indexSeconds, refreshing, noRefresh, server };
+    return {
+      files,
+      generateSeconds,
+      indexSeconds,
+      refreshing,
+      noRefresh,
+      watched,
+      watchMode: watch.mode,
+      server,
+    };
   } finally {
     await client.close();
   }
@@ -132,6 +175,12 @@ try {
     ms(small.noRefresh),
     ms(big.noRefresh),
     target(small.noRefresh, big.noRefresh),
+  );
+  row(
+    `ctx query, ctx watch up (${small.watchMode}/${big.watchMode})`,
+    ms(small.watched),
+    ms(big.watched),
+    target(small.watched, big.watched),
   );
   row(
     "MCP get_context, warm server p50",

@@ -1,5 +1,6 @@
 import { IndexBusyError, IndexNotWritableError } from "../core/errors.js";
 import type { ContextEngine } from "../engine/context-engine.js";
+import { watcherKeepsFresh } from "../watch/watch-claim.js";
 import { formatIndexReport, missingRootLine } from "./format.js";
 import { formatContexts } from "./format-contexts.js";
 import { interruptible } from "./interrupt.js";
@@ -9,7 +10,8 @@ import { indexProgressReporter } from "./progress.js";
 /**
  * Makes the index ready for a query: builds it when the project has none yet,
  * otherwise refreshes the files that changed under the roots it covers (unless
- * the user said --no-refresh). Reports go to stderr; stdout stays the answer.
+ * the user said --no-refresh, or a running `ctx watch` or `ctx serve` watches
+ * the project and has written every change it saw). Reports go to stderr; stdout stays the answer.
  */
 export async function ensureIndex(engine: ContextEngine, refresh: boolean): Promise<void> {
   const resources = await engine.store.listResources();
@@ -21,6 +23,14 @@ export async function ensureIndex(engine: ContextEngine, refresh: boolean): Prom
     return;
   }
   if (resources.length > 0 && !refresh) return;
+  if (resources.length > 0) {
+    const watcher = await watcherKeepsFresh(engine.store);
+    if (watcher !== null) {
+      if (process.env.CTX_DEBUG)
+        writeErr(`ctx: not refreshed: a watcher (pid ${watcher}) keeps the index up to date\n`);
+      return;
+    }
+  }
   const progress = indexProgressReporter(true);
   try {
     const report = await interruptible((signal) =>

@@ -33,17 +33,19 @@ function describeReport(report: WatchReport, verbose: boolean): string | null {
 }
 
 /**
- * Starts the watcher; a failure to watch (the system's limit on watches falls
+ * Starts the watcher (`upToDate`: the caller has just refreshed the index); a failure to watch (the system's limit on watches falls
  * back to polling instead) is reported and leaves the caller serving without it.
  */
 export async function startWatching(
   engine: ContextEngine,
   verbose: boolean,
+  upToDate = false,
 ): Promise<ProjectWatcher | null> {
   const { ProjectWatcher } = await import("../watch/project-watcher.js");
   try {
     return await ProjectWatcher.start(engine, {
       onReport: (report) => printWatchReport(report, verbose),
+      upToDate,
     });
   } catch (error) {
     writeErr(

@@ -5,6 +5,7 @@ import type { ContextEngine } from "../engine/context-engine.js";
 import { coveredRoots } from "../engine/project-roots.js";
 import type { IndexRunReport } from "../engine/run-index.js";
 import { GitState } from "./git-state.js";
+import { WatchClaim } from "./watch-claim.js";
 import { WatchFilter } from "./watch-filter.js";
 
 /** What a watcher tells its owner (`ctx serve` and `ctx watch` print it to stderr). */
@@ -38,6 +39,12 @@ export interface WatchOptions {
   readonly missingRootPollMs?: number;
   /** Poll every this many ms instead of listening for events (default: `[watch] poll_ms`). */
   readonly pollMs?: number;
+  /**
+   * The caller has just refreshed the index: the watcher starts out claiming it
+   * is up to date. Otherwise its first batch is a full refresh, and the claim
+   * that queries may skip their own refresh waits for it.
+   */
+  readonly upToDate?: boolean;
 }
 
 /** Longest a batch waits for git to let go of its index (a lock left by a crashed git). */
@@ -74,6 +81,9 @@ export class ProjectWatcher {
   private pollEveryMs: number | null = null;
   private pollTimer: NodeJS.Timeout | null = null;
   private lastFullMs = 0;
+  /** Held while file events are listened to: other processes' queries then skip their refresh. */
+  private claim: WatchClaim | null = null;
+  private lastBatchFailed = false;
 
   private constructor(
     private readonly engine: ContextEngine,
@@ -101,6 +111,14 @@ export class ProjectWatcher {
     } else {
       try {
         await created.listen(present, gitDirs, filters);
+        created.claim = new WatchClaim(engine.store);
+        if (options.upToDate) {
+          created.claim.markSettled();
+          await created.claim.written();
+        } else {
+          created.fullPending = true;
+          created.schedule();
+        }
       } catch (error) {
         if (!isWatchLimit(error)) throw error;
         created.startPolling(FALLBACK_POLL_MS, watchLimitReason(error));
@@ -160,7 +178,8 @@ export class ProjectWatcher {
     this.pollEveryMs = FALLBACK_POLL_MS; // before the await: the limit is hit once per folder
     const watcher = this.watcher;
     this.watcher = null;
-    await watcher?.close();
+    await Promise.all([watcher?.close(), this.claim?.stop()]);
+    this.claim = null;
     this.startPolling(FALLBACK_POLL_MS, watchLimitReason(error));
   }
 
@@ -196,6 +215,7 @@ export class ProjectWatcher {
     if (this.pollTimer) clearTimeout(this.pollTimer);
     await this.watcher?.close();
     await this.running;
+    await this.claim?.stop();
     this.wakeIdle();
   }
 
@@ -206,6 +226,7 @@ export class ProjectWatcher {
     filters: readonly (readonly [string, WatchFilter])[],
   ): void {
     if (this.closed) return;
+    this.claim?.markPending();
     if (gitDirs.some((dir) => path.startsWith(`${dir}/`))) {
       this.schedule();
       return;
@@ -281,6 +302,7 @@ export class ProjectWatcher {
         ? await this.engine.refresh()
         : await this.engine.refreshPaths(paths);
       for (const root of report.missingRoots) this.rootMissing(root);
+      this.lastBatchFailed = false;
       const elapsedMs = Math.round(performance.now() - started);
       if (full) this.lastFullMs = elapsedMs;
       const nothing = report.added + report.changed + report.removed === 0;
@@ -296,6 +318,9 @@ export class ProjectWatcher {
       });
     } catch (error) {
       // The next change tries again; what was committed before the failure stays.
+      // Until one succeeds, queries refresh for themselves.
+      this.lastBatchFailed = true;
+      this.claim?.markFailed();
       this.report({
         kind: "failed",
         message: `indexing a change failed: ${describe(error)} (the next change tries again)`,
@@ -331,6 +356,7 @@ export class ProjectWatcher {
 
   private wakeIdle(): void {
     if (this.busy() && !this.closed) return;
+    if (!this.lastBatchFailed) this.claim?.markSettled();
     const waiters = this.idleWaiters;
     this.idleWaiters = [];
     for (const wake of waiters) wake();

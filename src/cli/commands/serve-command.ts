@@ -85,8 +85,9 @@ export function registerServeCommand(
               token: process.env.CTX_MCP_TOKEN || undefined,
               stopping: stopping.signal,
             });
-            writeErr(`ctx: serving ${engine.root} over MCP at ${server.url}\n`);
+            // Announced before the line that says it serves: whoever waits for the line finds the file.
             const announced = announceServer(engine, server.url, flags.db !== undefined);
+            writeErr(`ctx: serving ${engine.root} over MCP at ${server.url}\n`);
             try {
               await signal.stopped;
             } finally {

@@ -43,7 +43,7 @@ export function registerWatchCommand(
                 `ctx: index up to date: ${report.added} added, ${report.changed} changed, ${report.removed} removed\n`,
               );
             }
-            const watcher = await startWatching(engine, true);
+            const watcher = await startWatching(engine, true, flags.refresh);
             if (!watcher) return 1;
             await signal.stopped;
             await watcher.close();

@@ -1,0 +1,87 @@
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { afterEach, describe, expect, it } from "vitest";
+import { runCli, spawnCli } from "../helpers/run-cli.js";
+import { gitRepo, writeFiles } from "../helpers/temp-dir.js";
+
+const running: { kill(signal: NodeJS.Signals): boolean }[] = [];
+afterEach(() => {
+  for (const child of running.splice(0)) child.kill("SIGKILL");
+});
+
+/** Starts `ctx watch` in the project; resolves once it says it is watching. */
+async function startWatch(root: string) {
+  const watch = spawnCli(["watch"], root);
+  running.push(watch.process);
+  let stderr = "";
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`ctx watch did not start: ${stderr}`)), 30_000);
+    watch.process.stderr?.on("data", (data: Buffer) => {
+      stderr += data.toString();
+      if (stderr.includes("for changes")) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+  });
+  return watch;
+}
+
+const DEBUG = { CTX_DEBUG: "1" };
+const SKIPPED = /not refreshed: a watcher \(pid (\d+)\) keeps the index up to date/;
+
+describe("a query while ctx watch runs for the project", () => {
+  it("skips its own refresh yet answers with a file saved just before; refreshes itself once the watcher is gone", async () => {
+    const root = gitRepo({
+      "src/fares.ts": "export function fareFor(zone: number): number {\n  return zone * 2;\n}\n",
+    });
+    expect(runCli(["index"], root).code).toBe(0);
+    const watch = await startWatch(root);
+
+    const first = runCli(["query", "fareFor zone"], root, DEBUG);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toContain("src/fares.ts");
+    expect(SKIPPED.exec(first.stderr)?.[1]).toBe(String(watch.process.pid));
+
+    // Saved just before asking: the query waits for the watcher to write it.
+    writeFiles(root, {
+      "src/tolls.ts":
+        "export function tollForBridge(axles: number): number {\n  return axles;\n}\n",
+    });
+    const saved = runCli(["query", "tollForBridge axles"], root, DEBUG);
+    expect(saved.stdout).toContain("src/tolls.ts");
+    expect(saved.stderr).toMatch(SKIPPED);
+
+    // A watcher killed outright cannot vouch for anything: the query refreshes itself.
+    watch.process.kill("SIGKILL");
+    await watch.result;
+    writeFiles(root, {
+      "src/tunnels.ts":
+        "export function tunnelToll(length: number): number {\n  return length;\n}\n",
+    });
+    const alone = runCli(["query", "tunnelToll length"], root, DEBUG);
+    expect(alone.stdout).toContain("src/tunnels.ts");
+    expect(alone.stderr).not.toMatch(SKIPPED);
+  });
+
+  it("a watcher that stops gives its claim up in the index", async () => {
+    const root = gitRepo({ "src/a.ts": "export const alpha = 1;\n" });
+    expect(runCli(["index"], root).code).toBe(0);
+    const claim = () => {
+      const db = new Database(join(root, ".ctx", "index.db"), { readonly: true });
+      try {
+        const row = db.prepare("SELECT value FROM ctx_meta WHERE key = 'watcher'").get() as
+          | { value: string }
+          | undefined;
+        return row?.value ?? "";
+      } finally {
+        db.close();
+      }
+    };
+    const watch = await startWatch(root);
+    expect(JSON.parse(claim())).toMatchObject({ pid: watch.process.pid, state: "settled" });
+    watch.process.kill("SIGTERM");
+    expect((await watch.result).code).toBe(0);
+    expect(claim()).toBe("");
+  });
+});
