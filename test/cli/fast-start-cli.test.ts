@@ -2,14 +2,32 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { CLI, cliEnv, runCli } from "../helpers/run-cli.js";
 import { gitRepo } from "../helpers/temp-dir.js";
 
 const PRELOAD = fileURLToPath(new URL("../helpers/list-loaded-modules.mjs", import.meta.url));
+/** Which modules the build put into each chunk of the bundled CLI (scripts/bundle-cli.mjs). */
+const BUNDLE_META = fileURLToPath(new URL("../../.cache/cli-bundle-meta.json", import.meta.url));
+const REPOSITORY = fileURLToPath(new URL("../../", import.meta.url));
 const work = mkdtempSync(join(tmpdir(), "ctx-fast-start-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+/**
+ * The module files behind loaded URLs: a chunk of the bundled CLI stands for
+ * the modules the build put into it (file URLs of their dist paths).
+ */
+function unbundled(urls: readonly string[]): string[] {
+  const meta = JSON.parse(readFileSync(BUNDLE_META, "utf8")) as {
+    outputs: Record<string, { inputs: Record<string, unknown> }>;
+  };
+  const root = pathToFileURL(REPOSITORY).href;
+  return urls.flatMap((url) => {
+    const output = url.startsWith(root) ? meta.outputs[url.slice(root.length)] : undefined;
+    return output ? Object.keys(output.inputs).map((input) => root + input) : [url];
+  });
+}
 
 /** Runs the built CLI and returns its output and every module file its process loaded. */
 function loadedBy(
@@ -23,7 +41,7 @@ function loadedBy(
     env: cliEnv(cwd, { CTX_LOADED_MODULES: list }),
     timeout: 30_000,
   });
-  const modules = readFileSync(list, "utf8").split("\n").filter(Boolean);
+  const modules = unbundled(readFileSync(list, "utf8").split("\n").filter(Boolean));
   return { code: result.status ?? -1, stdout: result.stdout, modules };
 }
 
