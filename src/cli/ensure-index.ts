@@ -1,6 +1,5 @@
 import { IndexBusyError, IndexNotWritableError } from "../core/errors.js";
 import type { ContextEngine } from "../engine/context-engine.js";
-import { watcherKeepsFresh } from "../watch/watch-claim.js";
 import { formatIndexReport, missingRootLine } from "./format.js";
 import { formatContexts } from "./format-contexts.js";
 import { interruptible } from "./interrupt.js";
@@ -24,6 +23,7 @@ export async function ensureIndex(engine: ContextEngine, refresh: boolean): Prom
   }
   if (resources.length > 0 && !refresh) return;
   if (resources.length > 0) {
+    const { watcherKeepsFresh } = await import("../watch/watch-claim.js");
     const watcher = await watcherKeepsFresh(engine.store);
     if (watcher !== null) {
       if (process.env.CTX_DEBUG)
