@@ -1,9 +1,9 @@
-import { existsSync } from "node:fs";
+import { type Dirent, existsSync, type Stats } from "node:fs";
 import { basename } from "node:path";
-import { type FSWatcher, watch } from "chokidar";
 import type { ContextEngine } from "../engine/context-engine.js";
 import { coveredRoots } from "../engine/project-roots.js";
 import type { IndexRunReport } from "../engine/run-index.js";
+import { FolderEvents } from "./folder-events.js";
 import { GitState } from "./git-state.js";
 import { WatchClaim } from "./watch-claim.js";
 import { WatchFilter } from "./watch-filter.js";
@@ -77,7 +77,7 @@ export class ProjectWatcher {
   private readonly missing = new Set<string>();
   private missingPoll: NodeJS.Timeout | null = null;
   private idleWaiters: (() => void)[] = [];
-  private watcher: FSWatcher | null = null;
+  private events: FolderEvents | null = null;
   private pollEveryMs: number | null = null;
   private pollTimer: NodeJS.Timeout | null = null;
   private lastFullMs = 0;
@@ -134,41 +134,23 @@ export class ProjectWatcher {
     filters: readonly (readonly [string, WatchFilter])[],
   ): Promise<void> {
     const indexPath = this.engine.indexPath;
-    const watcher = watch([...present, ...gitDirs], {
-      ignoreInitial: true,
-      ignored: (path, stats) => {
-        if (gitDirs.includes(path)) return false;
-        // The index itself (and its journal) changes with every batch written.
-        if (path.startsWith(indexPath)) return true;
-        const gitDir = gitDirs.find((dir) => path.startsWith(`${dir}/`));
-        // In a git folder only what says git is rewriting the work tree, or is done.
-        if (gitDir) return !isGitSignal(path, gitDir);
-        const filter = filters.find(([root]) => path === root || path.startsWith(`${root}/`));
-        return filter ? filter[1].ignores(path, stats) : false;
+    const ignored = (path: string, stats?: Stats | Dirent): boolean => {
+      if (gitDirs.includes(path)) return false;
+      // The index itself (and its journal) changes with every batch written.
+      if (path.startsWith(indexPath)) return true;
+      const gitDir = gitDirs.find((dir) => path.startsWith(`${dir}/`));
+      // In a git folder only what says git is rewriting the work tree, or is done.
+      if (gitDir) return !isGitSignal(path, gitDir);
+      const filter = filters.find(([root]) => path === root || path.startsWith(`${root}/`));
+      return filter ? filter[1].ignores(path, stats) : false;
+    };
+    this.events = FolderEvents.start([...present, ...gitDirs], {
+      ignored,
+      onEvent: (event, path) => this.onChange(event, path, gitDirs, filters),
+      onError: (error) => {
+        if (isWatchLimit(error)) void this.fallBackToPolling(error);
+        else this.report({ kind: "failed", message: `watching failed: ${describe(error)}` });
       },
-    });
-    this.watcher = watcher;
-    // At the limit on watches every folder fails in turn: the first rejects, the rest
-    // must find a listener too (an 'error' nobody listens to would end the process).
-    const later = () => undefined;
-    watcher.on("error", later);
-    try {
-      await new Promise<void>((resolve, reject) => {
-        watcher.once("ready", () => resolve());
-        watcher.once("error", reject);
-      });
-    } catch (error) {
-      this.watcher = null;
-      await watcher.close();
-      throw error;
-    }
-    watcher.off("error", later);
-    watcher.on("all", (event, path) => {
-      if (typeof path === "string") this.onChange(event, path, gitDirs, filters);
-    });
-    watcher.on("error", (error) => {
-      if (isWatchLimit(error)) void this.fallBackToPolling(error);
-      else this.report({ kind: "failed", message: `watching failed: ${describe(error)}` });
     });
   }
 
@@ -176,9 +158,9 @@ export class ProjectWatcher {
   private async fallBackToPolling(error: unknown): Promise<void> {
     if (this.pollEveryMs !== null || this.closed) return;
     this.pollEveryMs = FALLBACK_POLL_MS; // before the await: the limit is hit once per folder
-    const watcher = this.watcher;
-    this.watcher = null;
-    await Promise.all([watcher?.close(), this.claim?.stop()]);
+    this.events?.close();
+    this.events = null;
+    await this.claim?.stop();
     this.claim = null;
     this.startPolling(FALLBACK_POLL_MS, watchLimitReason(error));
   }
@@ -213,7 +195,7 @@ export class ProjectWatcher {
     if (this.timer) clearTimeout(this.timer);
     if (this.missingPoll) clearInterval(this.missingPoll);
     if (this.pollTimer) clearTimeout(this.pollTimer);
-    await this.watcher?.close();
+    this.events?.close();
     await this.running;
     await this.claim?.stop();
     this.wakeIdle();
@@ -337,7 +319,7 @@ export class ProjectWatcher {
       for (const gone of [...this.missing]) {
         if (!existsSync(gone)) continue;
         this.missing.delete(gone);
-        this.watcher?.add(gone);
+        this.events?.add(gone);
         this.report({ kind: "root-back", root: gone });
         this.fullPending = true;
         this.schedule();

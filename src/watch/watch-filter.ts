@@ -1,4 +1,4 @@
-import { lstatSync, type Stats } from "node:fs";
+import { lstatSync } from "node:fs";
 import { relative, sep } from "node:path";
 import type { Ignore } from "ignore";
 import { readCtxIgnore } from "../ingest/hydrate/discover-files.js";
@@ -26,7 +26,7 @@ export class WatchFilter {
   }
 
   /** True for a path below the root that the watcher should not watch or report. */
-  ignores(absPath: string, stats?: Stats): boolean {
+  ignores(absPath: string, stats?: { isDirectory(): boolean }): boolean {
     const rel = relative(this.root, absPath);
     if (rel === "" || rel.startsWith(`..${sep}`) || rel === "..") return false;
     const segments = rel.split(sep);
