@@ -12,7 +12,14 @@ import { indexProgressReporter } from "./progress.js";
  * the user said --no-refresh, or a running `ctx watch` or `ctx serve` watches
  * the project and has written every change it saw). Reports go to stderr; stdout stays the answer.
  */
-export async function ensureIndex(engine: ContextEngine, refresh: boolean): Promise<void> {
+export async function ensureIndex(
+  engine: ContextEngine,
+  refresh: boolean,
+  options: {
+    /** Longest to wait for a running watcher to write a change; then answer from what is stored. */
+    readonly watcherWaitMs?: number;
+  } = {},
+): Promise<void> {
   const resources = await engine.store.listResources();
   const { readOnly } = engine.store;
   if (resources.length > 0 && readOnly !== null) {
@@ -24,10 +31,20 @@ export async function ensureIndex(engine: ContextEngine, refresh: boolean): Prom
   if (resources.length > 0 && !refresh) return;
   if (resources.length > 0) {
     const { watcherKeepsFresh } = await import("../watch/watch-claim.js");
-    const watcher = await watcherKeepsFresh(engine.store);
-    if (watcher !== null) {
-      if (process.env.CTX_DEBUG)
-        writeErr(`ctx: not refreshed: a watcher (pid ${watcher}) keeps the index up to date\n`);
+    const patient = options.watcherWaitMs === undefined;
+    const word = await watcherKeepsFresh(engine.store, {
+      ...(patient ? {} : { maxWaitMs: options.watcherWaitMs }),
+      onWait: (pid) => {
+        if (patient)
+          writeErr(`ctx: waiting for the running watcher (pid ${pid}) to index what changed\n`);
+      },
+    });
+    // Still writing when a caller that cannot wait (the prompt hook) stops: what is stored answers.
+    if (word.kind === "fresh" || (word.kind === "writing" && !patient)) {
+      if (process.env.CTX_DEBUG) {
+        const state = word.kind === "fresh" ? "keeps the index up to date" : "is still writing";
+        writeErr(`ctx: not refreshed: a watcher (pid ${word.pid}) ${state}\n`);
+      }
       return;
     }
   }

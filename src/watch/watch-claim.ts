@@ -27,8 +27,15 @@ const CLAIM_KEY = "watcher";
 const RENEW_MS = 5000;
 /** A claim not renewed for this long belongs to a watcher that stopped or hangs. */
 const EXPIRY_MS = 15_000;
-/** Longest a query waits for a watcher to write what it has seen before refreshing itself. */
-const SETTLE_WAIT_MS = 5000;
+/**
+ * Longest a query waits, by default, for a live watcher to write what it has
+ * seen. Its own refresh would wait for the watcher's lock anyway, and then list
+ * every file; a change can take the watcher seconds in a tree of 200,000 files
+ * (the code graph is built again whole).
+ */
+const SETTLE_WAIT_MS = 120_000;
+/** After this long waiting, the caller is told (once) what it waits for. */
+const SAY_WAITING_MS = 1000;
 const SETTLE_POLL_MS = 50;
 
 /**
@@ -123,18 +130,36 @@ function isRunning(pid: number): boolean {
   }
 }
 
+/** What a running watcher says of the index: up to date, still writing a change, or nothing. */
+export type WatcherWord =
+  | { readonly kind: "fresh" | "writing"; readonly pid: number }
+  | { readonly kind: "none" };
+
 /**
  * Whether a running watcher keeps this index up to date, so a refresh is not
- * needed: waits (a few seconds at most) for it to write the changes it has
- * seen. Returns the watcher's pid, or null when the caller must refresh.
+ * needed: waits, while the watcher stays alive and for `maxWaitMs` at most, for
+ * it to write the changes it has seen (`onWait` is told once when that takes a
+ * while). `none`: no live watcher vouches for the index; the caller refreshes.
  */
-export async function watcherKeepsFresh(store: Store): Promise<number | null> {
-  const deadline = Date.now() + SETTLE_WAIT_MS;
+export async function watcherKeepsFresh(
+  store: Store,
+  {
+    maxWaitMs = SETTLE_WAIT_MS,
+    onWait = () => undefined,
+  }: { readonly maxWaitMs?: number; readonly onWait?: (pid: number) => void } = {},
+): Promise<WatcherWord> {
+  const started = Date.now();
+  let told = false;
   for (;;) {
     const claim = await liveClaim(store);
-    if (claim === null || claim.state === "failed") return null;
-    if (claim.state === "settled") return claim.pid;
-    if (Date.now() >= deadline) return null;
+    if (claim === null || claim.state === "failed") return { kind: "none" };
+    if (claim.state === "settled") return { kind: "fresh", pid: claim.pid };
+    const waited = Date.now() - started;
+    if (waited >= maxWaitMs) return { kind: "writing", pid: claim.pid };
+    if (waited >= SAY_WAITING_MS && !told) {
+      told = true;
+      onWait(claim.pid);
+    }
     await new Promise((resolve) => setTimeout(resolve, SETTLE_POLL_MS));
   }
 }

@@ -1,7 +1,9 @@
+import { spawn } from "node:child_process";
+import { hostname } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
-import { runCli, spawnCli } from "../helpers/run-cli.js";
+import { runCli, runCliAsync, spawnCli } from "../helpers/run-cli.js";
 import { gitRepo, writeFiles } from "../helpers/temp-dir.js";
 
 const running: { kill(signal: NodeJS.Signals): boolean }[] = [];
@@ -83,5 +85,57 @@ describe("a query while ctx watch runs for the project", () => {
     watch.process.kill("SIGTERM");
     expect((await watch.result).code).toBe(0);
     expect(claim()).toBe("");
+  });
+});
+
+describe("a query while a watcher is still writing a change", () => {
+  /** Writes a watcher's claim into the index as a running watcher would. */
+  function claim(root: string, pid: number, state: "settled" | "pending") {
+    const db = new Database(join(root, ".ctx", "index.db"));
+    try {
+      db.prepare(
+        "INSERT INTO ctx_meta (key, value) VALUES ('watcher', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+      ).run(JSON.stringify({ pid, host: hostname(), at: Date.now(), state }));
+    } finally {
+      db.close();
+    }
+  }
+
+  it("ctx query waits for it, saying so; the prompt hook does not wait long and answers from the index", async () => {
+    const root = gitRepo({
+      "src/fares.ts": "export function fareFor(zone: number): number {\n  return zone * 2;\n}\n",
+    });
+    expect(runCli(["index"], root).code).toBe(0);
+    // A live process stands for the watcher: the claim names its pid.
+    const stand = spawn("sleep", ["60"]);
+    running.push(stand);
+    const pid = stand.pid as number;
+    claim(root, pid, "pending");
+
+    const started = Date.now();
+    const query = runCliAsync(["query", "fareFor zone"], root, DEBUG);
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    claim(root, pid, "settled");
+    const answer = await query;
+    expect(answer.code, answer.stderr).toBe(0);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(2500);
+    expect(answer.stderr).toContain(
+      `waiting for the running watcher (pid ${pid}) to index what changed`,
+    );
+    expect(answer.stderr).toMatch(SKIPPED);
+    expect(answer.stdout).toContain("src/fares.ts");
+
+    claim(root, pid, "pending");
+    const hookStarted = Date.now();
+    const hook = runCli(
+      ["hook", "claude-code"],
+      root,
+      DEBUG,
+      JSON.stringify({ prompt: "fareFor zone", cwd: root }),
+    );
+    expect(Date.now() - hookStarted).toBeLessThan(10_000);
+    expect(hook.stderr).toContain(`a watcher (pid ${pid}) is still writing`);
+    expect(hook.stderr).not.toContain("waiting for");
+    expect(hook.stdout).toContain("src/fares.ts");
   });
 });

@@ -6,6 +6,9 @@ import { positiveInteger } from "../parse-options.js";
 import { nearestCtxRoot, readServerFile } from "../server-file.js";
 import { openEngine } from "../with-engine.js";
 
+/** How long the hook waits for a running watcher to finish writing a change. */
+const HOOK_WATCHER_WAIT_MS = 1500;
+
 interface HookFlags {
   budget: number;
 }
@@ -101,7 +104,8 @@ async function answerInProcess(cwd: string, prompt: string, budget: number): Pro
   const { ensureIndex } = await import("../ensure-index.js");
   const engine = await openEngine({ cwd, start: cwd });
   try {
-    await ensureIndex(engine, true);
+    // A prompt does not wait long for a watcher writing a change: the stored index answers.
+    await ensureIndex(engine, true, { watcherWaitMs: HOOK_WATCHER_WAIT_MS });
     const result = await engine.query({ task: prompt, budget });
     return {
       output: result.output,
