@@ -25,7 +25,12 @@ type ClaimState = "settled" | "pending" | "failed";
 const CLAIM_KEY = "watcher";
 /** How often a watcher renews its claim. */
 const RENEW_MS = 5000;
-/** A claim not renewed for this long belongs to a watcher that stopped or hangs. */
+/**
+ * A settled claim not renewed for this long belongs to a watcher that stopped
+ * or hangs, and no longer vouches for the index. A pending one is not renewed
+ * while the watcher writes (a batch can hold its thread for seconds): it
+ * counts while the watcher's process runs, for as long as the query waits.
+ */
 const EXPIRY_MS = 15_000;
 /**
  * Longest a query waits, by default, for a live watcher to write what it has
@@ -116,7 +121,8 @@ async function liveClaim(store: Store): Promise<ClaimRecord | null> {
     return null;
   }
   if (typeof record.pid !== "number" || record.pid === process.pid) return null;
-  if (record.host !== hostname() || Date.now() - record.at > EXPIRY_MS) return null;
+  if (record.host !== hostname()) return null;
+  if (record.state === "settled" && Date.now() - record.at > EXPIRY_MS) return null;
   return isRunning(record.pid) ? record : null;
 }
 

@@ -90,12 +90,12 @@ describe("a query while ctx watch runs for the project", () => {
 
 describe("a query while a watcher is still writing a change", () => {
   /** Writes a watcher's claim into the index as a running watcher would. */
-  function claim(root: string, pid: number, state: "settled" | "pending") {
+  function claim(root: string, pid: number, state: "settled" | "pending", at = Date.now()) {
     const db = new Database(join(root, ".ctx", "index.db"));
     try {
       db.prepare(
         "INSERT INTO ctx_meta (key, value) VALUES ('watcher', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-      ).run(JSON.stringify({ pid, host: hostname(), at: Date.now(), state }));
+      ).run(JSON.stringify({ pid, host: hostname(), at, state }));
     } finally {
       db.close();
     }
@@ -110,7 +110,8 @@ describe("a query while a watcher is still writing a change", () => {
     const stand = spawn("sleep", ["60"]);
     running.push(stand);
     const pid = stand.pid as number;
-    claim(root, pid, "pending");
+    // Not renewed for a minute, as while a long batch holds the watcher's thread: still live.
+    claim(root, pid, "pending", Date.now() - 60_000);
 
     const started = Date.now();
     const query = runCliAsync(["query", "fareFor zone"], root, DEBUG);
