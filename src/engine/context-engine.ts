@@ -373,6 +373,11 @@ export class ContextEngine {
     return statusOf(this);
   }
 
+  /** Keeps the graph built for a watcher's batch in the index now, not after its quiet spell. */
+  keepGraph(): Promise<void> {
+    return this.graph.saveUnsaved();
+  }
+
   async close(): Promise<void> {
     await this.requests.flush();
     await this.graph.saveUnsaved();

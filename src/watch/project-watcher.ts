@@ -284,6 +284,9 @@ export class ProjectWatcher {
         ? await this.engine.refresh()
         : await this.engine.refreshPaths(paths);
       for (const root of report.missingRoots) this.rootMissing(root);
+      // Queries in other processes rely on the claim: they read the graph this batch
+      // built, so it is kept now (else each of them would build it again), then settled.
+      if (this.claim && this.pending.size === 0 && !this.fullPending) await this.engine.keepGraph();
       this.lastBatchFailed = false;
       const elapsedMs = Math.round(performance.now() - started);
       if (full) this.lastFullMs = elapsedMs;
