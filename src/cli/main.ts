@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-import { Command, CommanderError } from "commander";
+import { Command, CommanderError, Help } from "commander";
 import { CtxError, describeError, InterruptedError, UsageError } from "../core/errors.js";
 import { VERSION } from "../version.js";
+import { COMMAND_SUMMARIES } from "./command-summaries.js";
 import { writeErr } from "./output.js";
 
 type Register = (program: Command, run: (action: () => Promise<number>) => Promise<void>) => void;
@@ -83,10 +84,29 @@ const COMMANDS: readonly { readonly names: readonly string[]; load(): Promise<Re
   },
 ];
 
+/** `ctx --help` alone: the command list, which the summaries print without loading a command. */
+function isProgramHelp(argv: readonly string[]): boolean {
+  return argv.length === 3 && (argv[2] === "--help" || argv[2] === "-h");
+}
+
+/** Commands that only show their line in the program's help: nothing of theirs is loaded. */
+function registerSummaries(program: Command): void {
+  const usages = new Map<string, string>();
+  for (const [usage, description] of COMMAND_SUMMARIES) {
+    const name = usage.split(" ")[0] as string;
+    usages.set(name, usage);
+    program.command(name).description(description);
+  }
+  const standard = new Help();
+  program.configureHelp({
+    subcommandTerm: (command) => usages.get(command.name()) ?? standard.subcommandTerm(command),
+  });
+}
+
 /** The commands a run needs: the one it names, none for --version, all for help and unknown names. */
 function commandsFor(argv: readonly string[]): readonly { load(): Promise<Register> }[] {
   const first = argv[2];
-  if (first === "--version" || first === "-V") return [];
+  if (first === "--version" || first === "-V" || isProgramHelp(argv)) return [];
   const named = COMMANDS.find((command) => first !== undefined && command.names.includes(first));
   return named ? [named] : COMMANDS;
 }
@@ -116,6 +136,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     });
   const registers = await Promise.all(commandsFor(argv).map((command) => command.load()));
   for (const register of registers) register(program, run);
+  if (isProgramHelp(argv)) registerSummaries(program);
   try {
     await program.parseAsync(argv, { from: "node" });
   } catch (error) {
