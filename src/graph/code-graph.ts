@@ -9,6 +9,7 @@ import type {
 import { type CompoundIndex, compoundIndex, inNameOrder } from "./compound-names.js";
 import { reverseRows } from "./edge-rows.js";
 import { buildGraphParts, type GraphParts, pushTo } from "./graph-builder.js";
+import { nodeAtLine } from "./node-at-line.js";
 import { pageRank } from "./page-rank.js";
 
 const CENTRALITY_DAMPING = 0.85;
@@ -101,20 +102,7 @@ export class CodeGraph implements LoadedGraph {
   }
 
   nodeAtLine(file: number, line: number): number {
-    const graphFile = this.files[file];
-    if (!graphFile) return -1;
-    let best = graphFile.node;
-    let bestSpan = Number.POSITIVE_INFINITY;
-    for (const id of graphFile.definitions) {
-      const node = this.nodes[id] as GraphNode;
-      if (node.startLine > line) break;
-      const span = node.endLine - node.startLine;
-      if (node.endLine >= line && span <= bestSpan) {
-        best = id;
-        bestSpan = span;
-      }
-    }
-    return best;
+    return nodeAtLine(this.nodes, this.files, file, line);
   }
 }
 

@@ -12,6 +12,7 @@ import { compoundIndex, compoundParts, inNameOrder } from "./compound-names.js";
 import type { GraphParts } from "./graph-builder.js";
 import { DEFAULT_WALK, keepWalkTransitions, walkTransitions } from "./graph-walk.js";
 import { lazyArray } from "./lazy-array.js";
+import { nodeAtLine } from "./node-at-line.js";
 import {
   ascending,
   SectionReader,
@@ -328,20 +329,7 @@ export class PackedGraph implements LoadedGraph {
   }
 
   nodeAtLine(file: number, line: number): number {
-    const graphFile = this.files[file];
-    if (!graphFile) return -1;
-    let best = graphFile.node;
-    let bestSpan = Number.POSITIVE_INFINITY;
-    for (const id of graphFile.definitions) {
-      const node = this.nodes[id] as GraphNode;
-      if (node.startLine > line) break;
-      const span = node.endLine - node.startLine;
-      if (node.endLine >= line && span <= bestSpan) {
-        best = id;
-        bestSpan = span;
-      }
-    }
-    return best;
+    return nodeAtLine(this.nodes, this.files, file, line);
   }
 
   *names(): IterableIterator<[string, readonly number[]]> {
