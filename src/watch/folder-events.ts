@@ -1,6 +1,9 @@
 import { type Dirent, type FSWatcher, lstatSync, readdirSync, type Stats, watch } from "node:fs";
 import { join, sep } from "node:path";
 
+/** Why a folder listed a moment ago cannot be watched, other than the system's limits. */
+const VANISHED = new Set(["ENOENT", "ENOTDIR", "EACCES", "EPERM"]);
+
 export type FolderEvent = "add" | "change" | "unlink" | "addDir" | "unlinkDir";
 
 export interface FolderEventsOptions {
@@ -73,9 +76,16 @@ export class FolderEvents {
   }
 
   private watchOne(folder: string): void {
-    const watcher = watch(folder, { persistent: true }, (type, name) =>
-      this.guarded(() => this.changed(folder, type, name)),
-    );
+    let watcher: FSWatcher;
+    try {
+      watcher = watch(folder, { persistent: true }, (type, name) =>
+        this.guarded(() => this.changed(folder, type, name)),
+      );
+    } catch (error) {
+      // Gone or closed to us between listing and watching: nothing there to watch.
+      if (VANISHED.has((error as NodeJS.ErrnoException).code ?? "")) return;
+      throw error;
+    }
     watcher.on("error", (error) => {
       // A watched folder that is deleted may end its watch with an error: that is its unlink.
       if (this.exists(folder)) this.options.onError(error);
