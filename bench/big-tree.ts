@@ -9,7 +9,7 @@
  * at most 3× at 200,000 files). The trees are generated once into the bench
  * cache (CTX_BENCH_CACHE); each run indexes them afresh.
  */
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -17,6 +17,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { percentile } from "./percentile.js";
+import { spawnUntil } from "./spawn-until.js";
 import { syntheticQuestions, syntheticTree } from "./synthetic-tree.js";
 
 const SMALL = 2000;
@@ -77,19 +78,9 @@ async function startWatch(
   root: string,
   db: string,
 ): Promise<{ child: ChildProcess; mode: "events" | "polling" }> {
-  const child = spawn(process.execPath, [CLI, "watch", "--db", db], {
-    cwd: root,
-    env,
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  let stderr = "";
-  child.stderr?.on("data", (data: Buffer) => {
-    stderr += data.toString();
-  });
-  for (let waited = 0; !stderr.includes("for changes"); waited += 100) {
-    if (waited > 600_000 || child.exitCode !== null) throw new Error(`ctx watch: ${stderr}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  const args = [CLI, "watch", "--db", db];
+  const ready = /for changes/;
+  const { child, stderr } = await spawnUntil(args, { cwd: root, env, ready, timeoutMs: 600_000 });
   return { child, mode: stderr.includes("looking for changes every") ? "polling" : "events" };
 }
 

@@ -13,13 +13,14 @@
  * git checkout in a temporary folder. CTX_BENCH_START_ROUNDS sets the rounds
  * (default 20).
  */
-import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
+import { type ChildProcess, execFileSync, spawnSync } from "node:child_process";
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ContextEngine } from "../dist/index.js";
 import { percentile } from "./percentile.js";
+import { spawnUntil } from "./spawn-until.js";
 
 const CLI = fileURLToPath(new URL("../dist/cli/main.js", import.meta.url));
 const ENGINE = new URL("../dist/engine/context-engine.js", import.meta.url).href;
@@ -86,20 +87,9 @@ function firstQueryTime(root: string, task: string): number {
 }
 
 async function startServer(root: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [CLI, "serve", "--http", "127.0.0.1:0", "--no-watch"], {
-    cwd: root,
-    env,
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  let stderr = "";
-  child.stderr?.on("data", (data: Buffer) => {
-    stderr += data.toString();
-  });
-  for (let waited = 0; !/serving .* at http:/.test(stderr); waited += 50) {
-    if (waited > 60_000) throw new Error(`ctx serve did not start: ${stderr}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return child;
+  const args = [CLI, "serve", "--http", "127.0.0.1:0", "--no-watch"];
+  const ready = /serving .* at http:/;
+  return (await spawnUntil(args, { cwd: root, env, ready, timeoutMs: 60_000 })).child;
 }
 
 const stats = (values: number[]) => {
