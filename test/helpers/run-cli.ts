@@ -104,3 +104,31 @@ export function spawnCli(
   });
   return { process: child, result };
 }
+
+/**
+ * Starts the CLI (`ctx watch`, `ctx serve`) and resolves once its stderr holds
+ * `ready`, with what it printed by then; rejects after `timeoutMs`.
+ */
+export async function startCliUntil(
+  args: readonly string[],
+  cwd: string,
+  ready: string,
+  timeoutMs = 60_000,
+): Promise<{ process: ChildProcess; result: Promise<CliResult>; stderr: string }> {
+  const started = spawnCli(args, cwd);
+  let stderr = "";
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`ctx ${args.join(" ")} did not start: ${stderr}`)),
+      timeoutMs,
+    );
+    started.process.stderr?.on("data", (data: Buffer) => {
+      stderr += data.toString();
+      if (stderr.includes(ready)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+  });
+  return { ...started, stderr };
+}

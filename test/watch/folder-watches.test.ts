@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { runCli, spawnCli } from "../helpers/run-cli.js";
+import { runCli, startCliUntil } from "../helpers/run-cli.js";
 import { gitRepo } from "../helpers/temp-dir.js";
 
 const running: { kill(signal: NodeJS.Signals): boolean }[] = [];
@@ -34,22 +34,9 @@ describe.runIf(process.platform === "linux")("ctx watch on a tree of many files"
     }
     const root = gitRepo(files);
     expect(runCli(["index"], root).code).toBe(0);
-    const watch = spawnCli(["watch"], root);
+    const watch = await startCliUntil(["watch"], root, "for changes");
     running.push(watch.process);
-    let stderr = "";
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error(`ctx watch did not start: ${stderr}`)),
-        60_000,
-      );
-      watch.process.stderr?.on("data", (data: Buffer) => {
-        stderr += data.toString();
-        if (stderr.includes("for changes")) {
-          clearTimeout(timer);
-          resolve();
-        }
-      });
-    });
+    const { stderr } = watch;
     const pid = watch.process.pid as number;
     // The root, src, four parts and the git folder: a handful, where a watch per file was 2,000.
     expect(inotifyWatches(pid)).toBeLessThanOrEqual(10);

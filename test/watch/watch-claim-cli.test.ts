@@ -3,7 +3,7 @@ import { hostname } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
-import { runCli, runCliAsync, spawnCli } from "../helpers/run-cli.js";
+import { runCli, runCliAsync, startCliUntil } from "../helpers/run-cli.js";
 import { gitRepo, writeFiles } from "../helpers/temp-dir.js";
 
 const running: { kill(signal: NodeJS.Signals): boolean }[] = [];
@@ -13,19 +13,8 @@ afterEach(() => {
 
 /** Starts `ctx watch` in the project; resolves once it says it is watching. */
 async function startWatch(root: string) {
-  const watch = spawnCli(["watch"], root);
+  const watch = await startCliUntil(["watch"], root, "for changes");
   running.push(watch.process);
-  let stderr = "";
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`ctx watch did not start: ${stderr}`)), 30_000);
-    watch.process.stderr?.on("data", (data: Buffer) => {
-      stderr += data.toString();
-      if (stderr.includes("for changes")) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-  });
   return watch;
 }
 
