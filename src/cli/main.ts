@@ -152,12 +152,27 @@ export async function main(argv: readonly string[]): Promise<number> {
   return exitCode;
 }
 
-main(process.argv).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    writeErr(`ctx: ${describeError(error)}\n`);
-    process.exitCode = 1;
-  },
-);
+/**
+ * Ends the process once stdout and stderr have taken what was written. By now
+ * the command has finished and closed what it opened; left to end by itself,
+ * node would also tear down the heap and every native module first (about
+ * 25 ms of an up-to-date `ctx query`).
+ */
+function exitWhenWritten(code: number): void {
+  process.exitCode = code;
+  const streams = [process.stdout, process.stderr].filter(
+    (stream) => stream.writable && !stream.destroyed,
+  );
+  let pending = streams.length;
+  const written = () => {
+    if (--pending <= 0) process.exit(code);
+  };
+  if (pending === 0) written();
+  // An error (the reader went away) also ends the wait: there is no one left to write to.
+  for (const stream of streams) stream.write("", written);
+}
+
+main(process.argv).then(exitWhenWritten, (error: unknown) => {
+  writeErr(`ctx: ${describeError(error)}\n`);
+  exitWhenWritten(1);
+});

@@ -275,28 +275,23 @@ export async function ingestHistories(
  * history stored before is kept rather than taken for gone.
  */
 async function readCheckout(root: string): Promise<Checkout | null> {
-  let prefix: string;
+  // One git start for both: rev-parse prints the prefix, then HEAD's sha when
+  // there is one; with no commit yet it exits 1 after the prefix line.
+  let stdout: string;
   try {
-    const { stdout } = await run("git", [...SAFE_GIT_OPTIONS, "rev-parse", "--show-prefix"], {
-      cwd: root,
-      ...OWN_PROCESS_GROUP,
-    });
-    prefix = stdout.split("\n")[0] ?? "";
+    ({ stdout } = await run(
+      "git",
+      [...SAFE_GIT_OPTIONS, "rev-parse", "--show-prefix", "--verify", "--quiet", "HEAD"],
+      { cwd: root, ...OWN_PROCESS_GROUP },
+    ));
   } catch (error) {
-    const detail = (error as { stderr?: string }).stderr?.trim().split("\n")[0];
+    const failed = error as { code?: unknown; stdout?: string; stderr?: string };
+    if (failed.code === 1 && failed.stdout?.includes("\n")) return null; // no commit yet
+    const detail = failed.stderr?.trim().split("\n")[0];
     throw new GitHistoryError(root, detail || (error as Error).message);
   }
-  try {
-    const { stdout } = await run(
-      "git",
-      [...SAFE_GIT_OPTIONS, "rev-parse", "--verify", "--quiet", "HEAD"],
-      { cwd: root, ...OWN_PROCESS_GROUP },
-    );
-    const head = stdout.trim();
-    return /^[0-9a-f]{40,64}$/.test(head) ? { head, prefix } : null;
-  } catch {
-    return null; // no commit yet
-  }
+  const [prefix = "", head = ""] = stdout.split("\n");
+  return /^[0-9a-f]{40,64}$/.test(head) ? { head, prefix } : null;
 }
 
 /** Limits the history to the root's folder when it is not the top of its work tree. */

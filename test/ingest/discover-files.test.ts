@@ -28,6 +28,17 @@ describe("discoverFiles in a git checkout", () => {
     expect(discovery.skipped.ignored).toBe(2); // secret.log (git) + node_modules/dep/index.js (skipped folder)
   });
 
+  it("lists an untracked file under its own name even when the name mimics git's tracked entries", async () => {
+    const root = gitRepo({ ".gitignore": "hidden.txt\n", "a.ts": "export const a = 1;\n" });
+    const mimic = "H 160000 e69de29bb2d1d6434b8b29ae775ad8c2e48c5391 0\thidden.txt";
+    writeFiles(root, { [mimic]: "a file with a strange name\n", "hidden.txt": "ignored\n" });
+
+    const discovery = await discoverFiles(root, DEFAULT_LIMITS);
+
+    expect(paths(discovery)).toEqual([".gitignore", mimic, "a.ts"]);
+    expect(discovery.skipped.ignored).toBe(1);
+  });
+
   it("skips files named for secrets as 'secret', naming them, unless secrets are included", async () => {
     const root = gitRepo({
       "src/app.ts": "export const app = 1;\n",

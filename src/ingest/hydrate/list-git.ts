@@ -51,15 +51,20 @@ export async function listGitFiles(
   // Literal pathspecs: a changed file's name may hold `*` or `:`; a folder names all below it.
   const only = scope ? ["--", ...scope.map((path) => `:(literal)${path}`)] : [];
   try {
-    // Tracked files, with those of checked-out submodules (git lists only tracked
-    // ones there), then untracked files that are not ignored.
-    // The three listings are independent: run at once, they cost one git start, not three.
-    const [tracked, untracked, ignored] = await Promise.all([
-      gitOut(root, ["ls-files", "--cached", "--recurse-submodules", "-z", ...only]).catch(() =>
-        gitOut(root, ["ls-files", "--cached", "-z", ...only]),
-      ),
-      // What git could not open to list is only told on stderr, as a warning.
-      git(root, ["ls-files", "--others", "--exclude-standard", "-z", ...only]),
+    // Tracked and untracked-but-not-ignored files in one git start (`-t` tags
+    // each entry, `-s` gives tracked ones their mode), and apart from it the
+    // ignored entries: the listings are independent, so they run at once.
+    const [listed, ignored] = await Promise.all([
+      git(root, [
+        "ls-files",
+        "--cached",
+        "--others",
+        "--exclude-standard",
+        "-t",
+        "-s",
+        "-z",
+        ...only,
+      ]),
       // A scoped listing (a few changed paths) does not recount what the last full run counted.
       scope
         ? Buffer.alloc(0)
@@ -73,8 +78,17 @@ export async function listGitFiles(
             "-z",
           ]),
     ]);
+    const entries = taggedEntries(listed.stdout);
+    // A submodule is tracked as one entry; the files of a checked-out one come
+    // from its own index, which only `--cached --recurse-submodules` reads.
+    const tracked = entries.hasSubmodule
+      ? await gitOut(root, ["ls-files", "--cached", "--recurse-submodules", "-z", ...only]).then(
+          splitNulBytes,
+          () => entries.tracked,
+        )
+      : entries.tracked;
     // --cached lists a file once per merge stage during a conflict.
-    const names = [...splitNulBytes(tracked), ...splitNulBytes(untracked.stdout)];
+    const names = [...tracked, ...entries.untracked];
     const files = [
       ...new Set(names.filter((name) => isUtf8(name)).map((name) => name.toString("utf8"))),
     ];
@@ -85,7 +99,7 @@ export async function listGitFiles(
     const ignoredEntries = splitNulBytes(ignored)
       .map((entry) => entry.toString("utf8"))
       .filter((entry) => !entry.startsWith(".ctx/"));
-    const unopened = unopenedFolders(root, untracked.stderr);
+    const unopened = unopenedFolders(root, listed.stderr);
     return {
       files,
       ignored: ignoredEntries.length,
@@ -164,6 +178,35 @@ async function git(cwd: string, args: string[]): Promise<{ stdout: Buffer; stder
     env: { ...process.env, LC_ALL: "C" },
     ...OWN_PROCESS_GROUP,
   });
+}
+
+const TAB = 0x09;
+const SUBMODULE_MODE = Buffer.from(" 160000 ");
+
+/**
+ * Splits `ls-files -t -s -z` output: `? NAME` for an untracked file,
+ * `TAG MODE SHA STAGE<TAB>NAME` for a tracked one. Only the tag tells them
+ * apart: an untracked file's name may itself look like a tracked entry.
+ */
+function taggedEntries(output: Buffer): {
+  readonly tracked: Buffer[];
+  readonly untracked: Buffer[];
+  readonly hasSubmodule: boolean;
+} {
+  const tracked: Buffer[] = [];
+  const untracked: Buffer[] = [];
+  let hasSubmodule = false;
+  for (const entry of splitNulBytes(output)) {
+    if (entry[0] === 0x3f /* ? */) {
+      untracked.push(entry.subarray(2));
+      continue;
+    }
+    const tab = entry.indexOf(TAB);
+    if (tab === -1) continue;
+    if (entry.subarray(1, tab).includes(SUBMODULE_MODE)) hasSubmodule = true;
+    tracked.push(entry.subarray(tab + 1));
+  }
+  return { tracked, untracked, hasSubmodule };
 }
 
 function splitNulBytes(output: Buffer): Buffer[] {
