@@ -50,9 +50,13 @@ export async function ensureIndex(
   }
   const progress = indexProgressReporter(true);
   try {
-    const report = await interruptible((signal) =>
-      engine.index(undefined, { onProgress: progress.onProgress, embed: false, signal }),
-    ).catch((caught: unknown) => {
+    const report = await interruptible((signal) => {
+      const options = { onProgress: progress.onProgress, embed: false, signal };
+      // An index that exists is refreshed only when git says a file changed.
+      return resources.length > 0
+        ? engine.refreshIfChanged(options)
+        : engine.index(undefined, options);
+    }).catch((caught: unknown) => {
       // An index that exists can still answer: a refresh that could not get the
       // write lock (another process writing for long) or could not write (a full
       // disk) is worth a warning, not a failure.

@@ -53,6 +53,12 @@ import { warnSecretsServed } from "./secrets-warning.js";
 import { measureStaleness, type Staleness } from "./staleness.js";
 import { statusOf } from "./status-of.js";
 import { findReferences, findSymbols, type SymbolReferences } from "./symbol-lookup.js";
+import {
+  currentTreeStates,
+  matchesIndexedStates,
+  type TreeStates,
+  withTreeStates,
+} from "./tree-states.js";
 
 export type { StatusReport } from "./engine-files.js";
 export type {
@@ -155,32 +161,60 @@ export class ContextEngine {
    * root for a new index), adding any new root, then gives every changed chunk
    * the context of the active generator.
    */
-  async index(paths?: readonly string[], options: IndexOptions = {}): Promise<IndexRunReport> {
+  index(paths?: readonly string[], options: IndexOptions = {}): Promise<IndexRunReport> {
+    return this.indexWith(paths, options, undefined);
+  }
+
+  /**
+   * Re-indexes the roots the index covers, unless git says nothing under them
+   * changed since a whole run last matched them (see readTreeState): then
+   * returns null without listing or comparing a file.
+   */
+  async refreshIfChanged(options: IndexOptions = {}): Promise<IndexRunReport | null> {
+    const roots = await coveredRoots(this.store, this.root);
+    const states = await currentTreeStates(roots, this.config);
+    if (states && (await matchesIndexedStates(this.store, states))) return null;
+    return this.indexWith(undefined, options, states);
+  }
+
+  private async indexWith(
+    paths: readonly string[] | undefined,
+    options: IndexOptions,
+    /** The roots' states read just before, when the caller has them. */
+    known: TreeStates | null | undefined,
+  ): Promise<IndexRunReport> {
     const named = paths !== undefined && paths.length > 0;
     const roots = named
       ? paths.map((path) => resolve(path))
       : await coveredRoots(this.store, this.root);
     const choice = this.embedderChoice(options.embedder);
     const scope = options.only ? scopeOf(roots, options.only) : undefined;
-    const graphRun = this.config.graph
-      ? new RunGraphBuild(this.graph, () => Boolean(options.dryRun || options.signal?.aborted))
-      : null;
-    const report = await runIndex(roots, this.store, this.config, this.counter, {
-      recordedRoots: !named,
-      choice: this.generatorChoice(options.contextualize),
-      embedder: { choice, embedder: await this.embedderFor(choice) },
-      embed: options.embed ?? true,
-      dryRun: options.dryRun ?? false,
-      env: this.env,
-      storeFile: this.storeFile,
-      ...(options.force ? { force: true } : {}),
-      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-      ...(options.signal ? { signal: options.signal } : {}),
-      ...(graphRun ? graphRun.hooks : {}),
-      ...(scope ? { scope } : {}),
+    const run = {
+      whole: !named && scope === undefined && !options.dryRun,
+      writes: !options.dryRun,
+      known,
+    };
+    return withTreeStates(this.store, this.config, roots, run, async () => {
+      const graphRun = this.config.graph
+        ? new RunGraphBuild(this.graph, () => Boolean(options.dryRun || options.signal?.aborted))
+        : null;
+      const report = await runIndex(roots, this.store, this.config, this.counter, {
+        recordedRoots: !named,
+        choice: this.generatorChoice(options.contextualize),
+        embedder: { choice, embedder: await this.embedderFor(choice) },
+        embed: options.embed ?? true,
+        dryRun: options.dryRun ?? false,
+        env: this.env,
+        storeFile: this.storeFile,
+        ...(options.force ? { force: true } : {}),
+        ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(graphRun ? graphRun.hooks : {}),
+        ...(scope ? { scope } : {}),
+      });
+      await graphRun?.finish(scope !== undefined);
+      return report;
     });
-    await graphRun?.finish(scope !== undefined);
-    return report;
   }
 
   /**

@@ -1,9 +1,10 @@
 import { isUtf8 } from "node:buffer";
 import { execFile } from "node:child_process";
-import { readdirSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readdirSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { OWN_PROCESS_GROUP, SAFE_GIT_OPTIONS } from "../../git/git-command.js";
+import { workTreeTop } from "../../git/work-tree-top.js";
 import { isPathTooLong } from "./list-walk.js";
 
 const run = promisify(execFile);
@@ -52,19 +53,10 @@ export async function listGitFiles(
   const only = scope ? ["--", ...scope.map((path) => `:(literal)${path}`)] : [];
   try {
     // Tracked and untracked-but-not-ignored files in one git start (`-t` tags
-    // each entry, `-s` gives tracked ones their mode), and apart from it the
-    // ignored entries: the listings are independent, so they run at once.
+    // each entry), and apart from it the ignored entries: the listings are
+    // independent, so they run at once.
     const [listed, ignored] = await Promise.all([
-      git(root, [
-        "ls-files",
-        "--cached",
-        "--others",
-        "--exclude-standard",
-        "-t",
-        "-s",
-        "-z",
-        ...only,
-      ]),
+      git(root, ["ls-files", "--cached", "--others", "--exclude-standard", "-t", "-z", ...only]),
       // A scoped listing (a few changed paths) does not recount what the last full run counted.
       scope
         ? Buffer.alloc(0)
@@ -81,20 +73,15 @@ export async function listGitFiles(
     const entries = taggedEntries(listed.stdout);
     // A submodule is tracked as one entry; the files of a checked-out one come
     // from its own index, which only `--cached --recurse-submodules` reads.
-    const tracked = entries.hasSubmodule
+    const tracked = declaresSubmodules(root)
       ? await gitOut(root, ["ls-files", "--cached", "--recurse-submodules", "-z", ...only]).then(
-          splitNulBytes,
+          (output) => namesIn(splitNulBytes(output)),
           () => entries.tracked,
         )
       : entries.tracked;
     // --cached lists a file once per merge stage during a conflict.
-    const names = [...tracked, ...entries.untracked];
-    const files = [
-      ...new Set(names.filter((name) => isUtf8(name)).map((name) => name.toString("utf8"))),
-    ];
-    const unnamable = new Set(
-      names.filter((name) => !isUtf8(name)).map((name) => name.toString("latin1")),
-    ).size;
+    const files = [...new Set([...tracked.names, ...entries.untracked.names])];
+    const unnamable = new Set([...tracked.unnamable, ...entries.untracked.unnamable]).size;
     // Our own index folder is not something the user ignored.
     const ignoredEntries = splitNulBytes(ignored)
       .map((entry) => entry.toString("utf8"))
@@ -180,33 +167,65 @@ async function git(cwd: string, args: string[]): Promise<{ stdout: Buffer; stder
   });
 }
 
-const TAB = 0x09;
-const SUBMODULE_MODE = Buffer.from(" 160000 ");
+/**
+ * Whether the work tree around the root has a `.gitmodules` (at the root or
+ * any folder above it, up to the top of the work tree): git reads submodules
+ * only from there.
+ */
+export function declaresSubmodules(root: string): boolean {
+  const top = workTreeTop(root) ?? root;
+  for (let folder = root; ; folder = dirname(folder)) {
+    if (existsSync(join(folder, ".gitmodules"))) return true;
+    if (folder === top || dirname(folder) === folder) return false;
+  }
+}
+
+/** Paths as text, and (latin1, to be counted) those that are not UTF-8 and so cannot be. */
+interface Names {
+  readonly names: string[];
+  readonly unnamable: string[];
+}
+
+function namesIn(entries: readonly Buffer[]): Names {
+  const names: string[] = [];
+  const unnamable: string[] = [];
+  for (const entry of entries) {
+    if (isUtf8(entry)) names.push(entry.toString("utf8"));
+    else unnamable.push(entry.toString("latin1"));
+  }
+  return { names, unnamable };
+}
 
 /**
- * Splits `ls-files -t -s -z` output: `? NAME` for an untracked file,
- * `TAG MODE SHA STAGE<TAB>NAME` for a tracked one. Only the tag tells them
- * apart: an untracked file's name may itself look like a tracked entry.
+ * Splits `ls-files -t -z` output: `TAG NAME`, where the tag `?` marks an
+ * untracked file and a letter a tracked one.
  */
-function taggedEntries(output: Buffer): {
-  readonly tracked: Buffer[];
-  readonly untracked: Buffer[];
-  readonly hasSubmodule: boolean;
-} {
+function taggedEntries(output: Buffer): { readonly tracked: Names; readonly untracked: Names } {
+  // Decoded once when every name is UTF-8, as nearly always: a buffer per
+  // name costs a 200,000-file checkout a few hundred milliseconds.
+  if (!isUtf8(output)) return taggedBuffers(output);
+  const tracked: string[] = [];
+  const untracked: string[] = [];
+  for (const entry of output.toString("utf8").split("\0")) {
+    if (entry.length < 3) continue;
+    (entry[0] === "?" ? untracked : tracked).push(entry.slice(2));
+  }
+  const none: string[] = [];
+  return {
+    tracked: { names: tracked, unnamable: none },
+    untracked: { names: untracked, unnamable: none },
+  };
+}
+
+/** taggedEntries for output holding a name that is not UTF-8: split as bytes. */
+function taggedBuffers(output: Buffer): ReturnType<typeof taggedEntries> {
   const tracked: Buffer[] = [];
   const untracked: Buffer[] = [];
-  let hasSubmodule = false;
   for (const entry of splitNulBytes(output)) {
-    if (entry[0] === 0x3f /* ? */) {
-      untracked.push(entry.subarray(2));
-      continue;
-    }
-    const tab = entry.indexOf(TAB);
-    if (tab === -1) continue;
-    if (entry.subarray(1, tab).includes(SUBMODULE_MODE)) hasSubmodule = true;
-    tracked.push(entry.subarray(tab + 1));
+    if (entry.length < 3) continue;
+    (entry[0] === 0x3f /* ? */ ? untracked : tracked).push(entry.subarray(2));
   }
-  return { tracked, untracked, hasSubmodule };
+  return { tracked: namesIn(tracked), untracked: namesIn(untracked) };
 }
 
 function splitNulBytes(output: Buffer): Buffer[] {
