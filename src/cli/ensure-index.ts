@@ -18,6 +18,8 @@ export async function ensureIndex(
   options: {
     /** Longest to wait for a running watcher to write a change; then answer from what is stored. */
     readonly watcherWaitMs?: number;
+    /** The command then uses the code graph: it is read while the tree is checked. */
+    readonly graph?: boolean;
   } = {},
 ): Promise<void> {
   const resources = await engine.store.listResources();
@@ -48,6 +50,7 @@ export async function ensureIndex(
       return;
     }
   }
+  if (options.graph && resources.length > 0) engine.warmGraph();
   const progress = indexProgressReporter(true);
   try {
     const report = await interruptible((signal) => {

@@ -3,6 +3,7 @@ import {
   constants,
   fstatSync,
   openSync,
+  read,
   readlinkSync,
   readSync,
   realpathSync,
@@ -10,6 +11,7 @@ import {
   statSync,
 } from "node:fs";
 import { isAbsolute, relative, sep } from "node:path";
+import { promisify } from "node:util";
 import { CtxError } from "./errors.js";
 
 /** The most a config-like file (ctx.toml, .ctxignore, .gitignore, tsconfig.json) may hold. */
@@ -70,6 +72,8 @@ export class FileRefusedError extends CtxError {
  * writer; no controlling terminal, so opening a tty is harmless. Both are
  * absent (undefined) on Windows, where neither applies.
  */
+const readAsync = promisify(read);
+
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0);
 
 /**
@@ -87,6 +91,28 @@ export function readRegularFile(path: string, bounds: ReadBounds): RegularFileRe
     if (bytes === null) return tooLarge(bounds.maxBytes, `more than ${bounds.maxBytes}`);
     return { ok: true, bytes, realPath };
   });
+}
+
+/**
+ * readRegularFile with the bytes read on libuv's pool: the checks are the
+ * same, and the caller's thread is free meanwhile (a large file read while a
+ * child process works).
+ */
+export async function readRegularFileAsync(
+  path: string,
+  bounds: ReadBounds,
+): Promise<RegularFileRead> {
+  const opened = openRegularFile(path, bounds);
+  if (!opened.ok) return opened;
+  try {
+    const bytes = await readAtMostAsync(opened.fd, opened.size, bounds.maxBytes);
+    if (bytes === null) return tooLarge(bounds.maxBytes, `more than ${bounds.maxBytes}`);
+    return { ok: true, bytes, realPath: opened.realPath };
+  } catch (error) {
+    return failed(error);
+  } finally {
+    closeSync(opened.fd);
+  }
 }
 
 /** readRegularFile, decoded as UTF-8. */
@@ -119,6 +145,26 @@ function withRegularFile<T extends { ok: true }>(
   bounds: ReadBounds,
   use: (fd: number, size: number, realPath: string) => T | RefusedRead,
 ): T | RefusedRead {
+  const opened = openRegularFile(path, bounds);
+  if (!opened.ok) return opened;
+  try {
+    return use(opened.fd, opened.size, opened.realPath);
+  } catch (error) {
+    return failed(error);
+  } finally {
+    closeSync(opened.fd);
+  }
+}
+
+/** The file opened for reading once every check passed; the caller closes `fd`. */
+type OpenedFile = {
+  readonly ok: true;
+  readonly fd: number;
+  readonly size: number;
+  readonly realPath: string;
+};
+
+function openRegularFile(path: string, bounds: ReadBounds): OpenedFile | RefusedRead {
   // A first look that opens nothing: a device is never opened at all.
   let stats: Stats | undefined;
   try {
@@ -136,23 +182,26 @@ function withRegularFile<T extends { ok: true }>(
   } catch (error) {
     return failed(error);
   }
+  let refused: RefusedRead;
   try {
     const opened = fstatSync(fd);
-    const swapped = refusedKind(opened);
-    if (swapped) return swapped;
-    if (opened.size > bounds.maxBytes) return tooLarge(bounds.maxBytes, String(opened.size));
     const realPath = descriptorPath(fd) ?? realpathSync(path);
-    if (bounds.root !== undefined && !isInside(bounds.root, realPath))
-      return refusal(
-        "outside-root",
-        `it leads outside ${bounds.root} (a symbolic link on its path points out)`,
-      );
-    return use(fd, opened.size, realPath);
+    const swapped =
+      refusedKind(opened) ??
+      (opened.size > bounds.maxBytes ? tooLarge(bounds.maxBytes, String(opened.size)) : null) ??
+      (bounds.root !== undefined && !isInside(bounds.root, realPath)
+        ? refusal(
+            "outside-root",
+            `it leads outside ${bounds.root} (a symbolic link on its path points out)`,
+          )
+        : null);
+    if (!swapped) return { ok: true, fd, size: opened.size, realPath };
+    refused = swapped;
   } catch (error) {
-    return failed(error);
-  } finally {
-    closeSync(fd);
+    refused = failed(error);
   }
+  closeSync(fd);
+  return refused;
 }
 
 function refusedKind(stats: Stats): RefusedRead | null {
@@ -214,17 +263,45 @@ function isInside(root: string, realPath: string): boolean {
  * claims takes one read and one more to see its end.
  */
 function readAtMost(fd: number, size: number, maxBytes: number): Buffer | null {
-  const cap = maxBytes + 1;
   const parts: Buffer[] = [];
-  let total = 0;
-  while (total < cap) {
-    const room = Math.min(cap - total, Math.max(size + 1 - total, 64 * 1024));
+  for (
+    let room = nextRoom(parts, size, maxBytes);
+    room > 0;
+    room = nextRoom(parts, size, maxBytes)
+  ) {
     const part = Buffer.allocUnsafe(room);
     const read = readSync(fd, part, 0, room, null);
     if (read === 0) break;
     parts.push(read === room ? part : part.subarray(0, read));
-    total += read;
   }
+  return joined(parts, maxBytes);
+}
+
+async function readAtMostAsync(fd: number, size: number, maxBytes: number): Promise<Buffer | null> {
+  const parts: Buffer[] = [];
+  for (
+    let room = nextRoom(parts, size, maxBytes);
+    room > 0;
+    room = nextRoom(parts, size, maxBytes)
+  ) {
+    const part = Buffer.allocUnsafe(room);
+    const { bytesRead } = await readAsync(fd, part, 0, room, null);
+    if (bytesRead === 0) break;
+    parts.push(bytesRead === room ? part : part.subarray(0, bytesRead));
+  }
+  return joined(parts, maxBytes);
+}
+
+/** How much to read next: up to one byte past the limit, the claimed size + 1 first; 0 when done. */
+function nextRoom(parts: readonly Buffer[], size: number, maxBytes: number): number {
+  const total = parts.reduce((sum, part) => sum + part.length, 0);
+  const cap = maxBytes + 1;
+  return total >= cap ? 0 : Math.min(cap - total, Math.max(size + 1 - total, 64 * 1024));
+}
+
+/** The parts as one buffer; null when they hold more than maxBytes. */
+function joined(parts: readonly Buffer[], maxBytes: number): Buffer | null {
+  const total = parts.reduce((sum, part) => sum + part.length, 0);
   if (total > maxBytes) return null;
   return parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts, total);
 }

@@ -441,6 +441,17 @@ export class ContextEngine {
     return this.graph.load();
   }
 
+  /**
+   * Starts reading the kept code graph, so that a query after a refresh finds
+   * it loaded: the file is read while git checks the tree (a second of each
+   * in a 200,000-file checkout). A graph the refresh changes is brought up to
+   * date from this one; a failure here is met again, and reported, by the
+   * load that needs the graph.
+   */
+  warmGraph(): void {
+    if (this.config.graph) this.graph.load().catch(() => undefined);
+  }
+
   /** What the strategies can use for a query (see engineBackends). */
   async backends(): Promise<Backends> {
     this.reranker ??= createReranker(this.config.rerank, this.env);

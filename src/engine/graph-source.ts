@@ -8,7 +8,7 @@ import {
   type LoadedGraph,
 } from "../core/graph.js";
 import { writePrivateFile } from "../core/private-files.js";
-import { readRegularFile } from "../core/read-regular-file.js";
+import { readRegularFileAsync } from "../core/read-regular-file.js";
 import type { Store } from "../core/store.js";
 import { CodeGraph } from "../graph/code-graph.js";
 import { parseGraph, serializeGraph } from "../graph/graph-cache.js";
@@ -138,8 +138,9 @@ export class CachedGraphSource implements GraphSource {
     if (!this.packedFile) return null;
     const named = await this.store.getMeta(PACKED_GRAPH_KEY).catch(() => null);
     if (!named) return null;
-    // Only a regular file, read whole: never a FIFO or a device put in its place.
-    const read = readRegularFile(this.packedFile, { maxBytes: MAX_PACKED_BYTES });
+    // Only a regular file, read whole: never a FIFO or a device put in its place. Read
+    // off the main thread: a process may have started git meanwhile (see warm).
+    const read = await readRegularFileAsync(this.packedFile, { maxBytes: MAX_PACKED_BYTES });
     const unpacked = read.ok ? unpackGraph(read.bytes) : null;
     if (!unpacked || stampText(unpacked.stamp) !== named) return null;
     return { generation: unpacked.stamp.generation, graph: unpacked.graph, unpacked: false };

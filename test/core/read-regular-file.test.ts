@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import {
   checkRegularFile,
   readRegularFile,
+  readRegularFileAsync,
   readRegularText,
 } from "../../src/core/read-regular-file.js";
 import { tempDir } from "../helpers/temp-dir.js";
@@ -119,5 +120,28 @@ describe("readRegularFile", () => {
     });
     expect(checkRegularFile(join(root, "outside-link.md"), bounds).ok).toBe(false);
     expect(checkRegularFile(join(root, "fifo"), bounds).ok).toBe(false);
+  });
+});
+
+describe("readRegularFileAsync", () => {
+  it("reads what readRegularFile reads, and refuses what it refuses, for the same reasons", async () => {
+    writeFileSync(join(root, "large.bin"), Buffer.alloc(300 * 1024, 7));
+    const large = { maxBytes: 1024 * 1024, root };
+    const read = await readRegularFileAsync(join(root, "large.bin"), large);
+    expect(read.ok && read.bytes.equals(Buffer.alloc(300 * 1024, 7))).toBe(true);
+    for (const name of [
+      "plain.txt",
+      "inside-link.md",
+      "outside-link.md",
+      "fifo",
+      "zero",
+      "docs",
+      "dangling",
+      "big.txt",
+    ]) {
+      const sync = readRegularFile(join(root, name), bounds);
+      const viaPool = await readRegularFileAsync(join(root, name), bounds);
+      expect(viaPool, name).toEqual(sync);
+    }
   });
 });

@@ -105,7 +105,7 @@ async function answerInProcess(cwd: string, prompt: string, budget: number): Pro
   const engine = await openEngine({ cwd, start: cwd });
   try {
     // A prompt does not wait long for a watcher writing a change: the stored index answers.
-    await ensureIndex(engine, true, { watcherWaitMs: HOOK_WATCHER_WAIT_MS });
+    await ensureIndex(engine, true, { watcherWaitMs: HOOK_WATCHER_WAIT_MS, graph: true });
     const result = await engine.query({ task: prompt, budget });
     return {
       output: result.output,

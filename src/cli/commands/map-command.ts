@@ -46,7 +46,7 @@ export function registerMapCommand(
     .action((flags: MapFlags) =>
       run(() =>
         withEngine({ ...dbOption(flags) }, async (engine) => {
-          await ensureIndex(engine, flags.refresh);
+          await ensureIndex(engine, flags.refresh, { graph: true });
           const map = await engine.repoMap({
             budget: flags.budget ?? DEFAULT_MAP_BUDGET,
             ...(flags.focus ? { focus: flags.focus } : {}),

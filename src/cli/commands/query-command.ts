@@ -81,7 +81,7 @@ export function registerQueryCommand(
           );
         }
         return withEngine({ ...dbOption(flags) }, async (engine) => {
-          await ensureIndex(engine, flags.refresh);
+          await ensureIndex(engine, flags.refresh, { graph: true });
           const request: QueryOptions = {
             task,
             budget: flags.budget ?? engine.config.query.budget,

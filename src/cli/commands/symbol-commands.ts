@@ -32,7 +32,7 @@ export function registerSymbolCommands(
     .action((query: string, flags: SymbolFlags) =>
       run(() =>
         withEngine({ ...dbOption(flags) }, async (engine) => {
-          await ensureIndex(engine, flags.refresh);
+          await ensureIndex(engine, flags.refresh, { graph: true });
           const found = await engine.findSymbols(query, {
             ...(flags.kind ? { kind: flags.kind } : {}),
             ...(flags.path ? { path: flags.path } : {}),
@@ -74,7 +74,7 @@ export function registerSymbolCommands(
     .action((symbol: string, flags: SymbolFlags) =>
       run(() =>
         withEngine({ ...dbOption(flags) }, async (engine) => {
-          await ensureIndex(engine, flags.refresh);
+          await ensureIndex(engine, flags.refresh, { graph: true });
           const result = await engine.findReferences(symbol, flags.path);
           const found = result.definitions.length > 0 || result.references.length > 0;
           if (flags.json) {
