@@ -14,6 +14,8 @@ import { isAbsolute, relative, sep } from "node:path";
 import { promisify } from "node:util";
 import { CtxError } from "./errors.js";
 
+const readAsync = promisify(read);
+
 /** The most a config-like file (ctx.toml, .ctxignore, .gitignore, tsconfig.json) may hold. */
 export const CONFIG_FILE_MAX_BYTES = 1024 * 1024;
 
@@ -72,8 +74,6 @@ export class FileRefusedError extends CtxError {
  * writer; no controlling terminal, so opening a tty is harmless. Both are
  * absent (undefined) on Windows, where neither applies.
  */
-const readAsync = promisify(read);
-
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0);
 
 /**

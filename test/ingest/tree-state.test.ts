@@ -104,5 +104,10 @@ describe("a refresh asks git first", () => {
     const before = await readTreeState(root);
     writeFileSync(join(root, "debug.log"), "noise\n");
     expect(await readTreeState(root)).toBe(before);
+    // Except ctx's own ignore file, when git is told to ignore it.
+    writeFiles(root, { ".git/info/exclude": "*.log\n.ctxignore\n" });
+    const excluded = await readTreeState(root);
+    writeFileSync(join(root, ".ctxignore"), "notes.md\n");
+    expect(await readTreeState(root)).not.toBe(excluded);
   });
 });

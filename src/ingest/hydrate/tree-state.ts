@@ -1,6 +1,7 @@
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { lstatSync } from "node:fs";
+import { join } from "node:path";
 import { promisify } from "node:util";
 import {
   OWN_PROCESS_GROUP,
@@ -17,7 +18,8 @@ const MAX_OUTPUT = 512 * 1024 * 1024;
 /**
  * A digest of a git checkout's state as git sees it: HEAD, every file that
  * differs from HEAD or the index (staged, modified, deleted, unmerged), every
- * untracked file, and the size, modification time and inode of each such file.
+ * untracked file, and the size, modification time and inode of each such file
+ * and of the root's `.ctxignore` (which git itself may ignore).
  * Two equal digests mean no file under the root changed in between, as far
  * as git can tell: a tracked file git takes for unchanged still has the
  * content of the same HEAD and index, and any other file was listed and
@@ -64,13 +66,16 @@ export async function readTreeState(root: string): Promise<string | null> {
     return null;
   }
   const hash = createHash("sha256").update(stdout);
+  const stamp = (path: string | Buffer) => {
+    const stats = lstatSync(path, { throwIfNoEntry: false });
+    hash.update(stats ? `\0${stats.size} ${stats.mtimeMs} ${stats.ino}` : "\0-");
+  };
   // Paths in git's status are relative to the top of the work tree.
   const topBytes = Buffer.from(`${top}/`);
-  for (const path of listedPaths(stdout)) {
-    // Bytes, not text: a listed name need not be UTF-8.
-    const stats = lstatSync(Buffer.concat([topBytes, path]), { throwIfNoEntry: false });
-    hash.update(stats ? `\0${stats.size} ${stats.mtimeMs} ${stats.ino}` : "\0-");
-  }
+  // Bytes, not text: a listed name need not be UTF-8.
+  for (const path of listedPaths(stdout)) stamp(Buffer.concat([topBytes, path]));
+  // ctx's own ignore file, which git may be told to ignore.
+  stamp(join(root, ".ctxignore"));
   return hash.digest("hex");
 }
 
