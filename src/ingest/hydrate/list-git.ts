@@ -228,7 +228,8 @@ function taggedBuffers(output: Buffer): ReturnType<typeof taggedEntries> {
   return { tracked: namesIn(tracked), untracked: namesIn(untracked) };
 }
 
-function splitNulBytes(output: Buffer): Buffer[] {
+/** The entries of git's `-z` output, as bytes. */
+export function splitNulBytes(output: Buffer): Buffer[] {
   const names: Buffer[] = [];
   let from = 0;
   for (let end = output.indexOf(0); end !== -1; end = output.indexOf(0, from)) {

@@ -9,7 +9,7 @@ import {
   SAFE_GIT_OPTIONS,
 } from "../../git/git-command.js";
 import { workTreeTop } from "../../git/work-tree-top.js";
-import { declaresSubmodules } from "./list-git.js";
+import { declaresSubmodules, splitNulBytes } from "./list-git.js";
 
 const run = promisify(execFile);
 /** A checkout with hundreds of thousands of untracked files lists them all. */
@@ -79,29 +79,17 @@ export async function readTreeState(root: string): Promise<string | null> {
   return hash.digest("hex");
 }
 
-/** Fields before the path in porcelain v2 entries: changed, renamed, unmerged. */
-const FIELDS_BEFORE_PATH: Readonly<Record<string, number>> = { "1": 8, "2": 9, u: 10 };
+/** Fields before the path in porcelain v2 entries, renames off: changed, unmerged. */
+const FIELDS_BEFORE_PATH: Readonly<Record<string, number>> = { "1": 8, u: 10 };
 
 /**
- * The paths `status --porcelain=v2 -z` names, as bytes: `1`, `2` and `u`
- * entries after their fixed fields (a `2` entry's original path follows it as
- * an entry of its own), `?` and `!` entries after the tag.
+ * The paths `status --porcelain=v2 --no-renames -z` names, as bytes: `1` and
+ * `u` entries after their fixed fields, `?` entries after the tag.
  */
 function* listedPaths(output: Buffer): Generator<Buffer> {
-  let from = 0;
-  let originalFollows = false;
-  while (from < output.length) {
-    let end = output.indexOf(0, from);
-    if (end === -1) end = output.length;
-    const entry = output.subarray(from, end);
-    from = end + 1;
-    if (originalFollows) {
-      originalFollows = false;
-      yield entry;
-      continue;
-    }
+  for (const entry of splitNulBytes(output)) {
     const tag = String.fromCharCode(entry[0] ?? 0);
-    if (tag === "?" || tag === "!") {
+    if (tag === "?") {
       yield entry.subarray(2);
       continue;
     }
@@ -112,8 +100,6 @@ function* listedPaths(output: Buffer): Generator<Buffer> {
       const space = entry.indexOf(0x20, at);
       at = space === -1 ? -1 : space + 1;
     }
-    if (at === -1) continue;
-    originalFollows = tag === "2";
-    yield entry.subarray(at);
+    if (at !== -1) yield entry.subarray(at);
   }
 }
