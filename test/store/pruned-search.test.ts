@@ -76,6 +76,34 @@ function everyMatchRanked(db: Database.Database, phrases: string[], limit: numbe
     .all(...WEIGHTS, phrases.join(" OR "), limit) as RankedRow[];
 }
 
+/**
+ * The pruned search's rows against every match's: a phrase in more than half
+ * the chunks (or in none) is left out of its scores, so each rank may be off
+ * by that phrase's share (under 2.2e-6 each) and chunks that close may change
+ * places; no other difference.
+ */
+function expectRanking(
+  rows: readonly RankedRow[],
+  expected: readonly RankedRow[],
+  phrases: number,
+) {
+  const close = 2.2e-6 * phrases;
+  expect(rows.length).toBe(expected.length);
+  for (const [i, row] of rows.entries()) {
+    expect(Math.abs(row.rank - (expected[i] as RankedRow).rank)).toBeLessThanOrEqual(close);
+  }
+  const last = expected.at(-1)?.rank ?? 0;
+  const clearlyIn = (list: readonly RankedRow[]) =>
+    new Set(list.filter((row) => row.rank < last - close).map((row) => row.id));
+  // The hits clearly above the last one's score are the same chunks, each scored within `close`.
+  expect(clearlyIn(rows)).toEqual(clearlyIn(expected));
+  const expectedRanks = new Map(expected.map((row) => [row.id, row.rank]));
+  for (const row of rows) {
+    const rank = expectedRanks.get(row.id);
+    if (rank !== undefined) expect(Math.abs(row.rank - rank)).toBeLessThanOrEqual(close);
+  }
+}
+
 function randomQuery(next: () => number): string[] {
   const size = 2 + Math.floor(next() * 6);
   const words = new Set<string>();
@@ -88,7 +116,7 @@ function randomQuery(next: () => number): string[] {
 }
 
 describe("pruned keyword search", () => {
-  it("gives every match's ranking, the same rows, ranks and order, and leaves chunks out", async () => {
+  it("gives every match's ranking (its rows and ranks, up to the shares of words in most chunks) and leaves chunks out", async () => {
     const { file } = await filledIndex(3000);
     const db = reader(file);
     const next = numbers(11);
@@ -101,7 +129,7 @@ describe("pruned keyword search", () => {
       const rows = prunedSearch(db, WEIGHTS, phrases, limit);
       if (rows === null) continue;
       pruned++;
-      expect(rows).toEqual(expected);
+      expectRanking(rows, expected, phrases.length);
     }
     // Most of these queries mix common and rare words: most must have been pruned, or the check proves little.
     expect(pruned).toBeGreaterThan(queries / 2);
@@ -113,8 +141,11 @@ describe("pruned keyword search", () => {
     expect(prunedSearch(db, WEIGHTS, ['"word0"'], 10)).toBeNull();
     expect(prunedSearch(db, WEIGHTS, ['"word38"', '"word39"'], 10)).toBeNull();
     expect(prunedSearch(db, [1, 1, -1, 1], ['"word0"', '"word1"', '"word30"'], 10)).toBeNull();
-    expect(prunedSearch(db, WEIGHTS, ['"word0"', '"word1"', '"word30"'], 10)).toEqual(
-      everyMatchRanked(db, ['"word0"', '"word1"', '"word30"'], 10),
+    const mixed = ['"word0"', '"word1"', '"word30"'];
+    expectRanking(
+      prunedSearch(db, WEIGHTS, mixed, 10) ?? [],
+      everyMatchRanked(db, mixed, 10),
+      mixed.length,
     );
   });
 
@@ -135,7 +166,7 @@ describe("pruned keyword search", () => {
     const db = reader(file);
     const phrases = ['"alpha"', '"beta"'];
     const terms = ["alpha", "beta"];
-    expect(prunedSearch(db, WEIGHTS, phrases, 5)).toEqual(everyMatchRanked(db, phrases, 5));
+    expectRanking(prunedSearch(db, WEIGHTS, phrases, 5) ?? [], everyMatchRanked(db, phrases, 5), 2);
     await store.searchText({ terms, limit: 5 });
     // Now "alpha" is in three chunks only, four times each: those three are the best hits.
     const commons = (await store.listDocuments(resource.id)).filter((doc) =>

@@ -33,16 +33,23 @@ const recentFloors = new WeakMap<Database.Database, Map<number, number[]>>();
 const ROUNDING = 1 + 1e-9;
 
 /**
- * The best `limit` chunks by BM25 (the same rows, ranks and order as ranking
- * every chunk that matches), scoring only the chunks that hold at least one of
- * the task's rarer terms. A chunk holding none of them scores under the sum of
- * the other terms' largest possible shares (MaxScore: Turtle and Flood, 1995);
- * once the `limit`-th best candidate scores above that sum, no chunk left out
- * can reach the hits. The common words of a question ("function", "value")
- * each match a quarter of a code index, and FTS5 otherwise scores all of those
- * chunks to keep a hundred. Null when nothing can be left out (one term, only
- * rare terms, a negative weight) or the check fails twice: the caller then
- * ranks every match.
+ * The best `limit` chunks by BM25 (the rows, ranks and order of ranking every
+ * chunk that matches, see below), scoring only the chunks that hold at least
+ * one of the task's rarer terms. A chunk holding none of them scores under the
+ * sum of the other terms' largest possible shares (MaxScore: Turtle and Flood,
+ * 1995); once the `limit`-th best candidate scores above that sum, no chunk
+ * left out can reach the hits. The common words of a question ("function",
+ * "value") each match a quarter of a code index, and FTS5 otherwise scores all
+ * of those chunks to keep a hundred. Null when nothing can be left out (one
+ * term, only rare terms, a negative weight) or the check fails twice: the
+ * caller then ranks every match.
+ *
+ * A phrase left out that no chunk holds, or that more than half the chunks
+ * hold, is also left out of the candidates' scores: the first adds nothing,
+ * and FTS5 gives the second an IDF of 1e-6 (a share under 2.2e-6), yet walks
+ * its whole list to find it — at 600,000 chunks, a phrase in nearly all of
+ * them took three quarters of the search. So a rank may differ from FTS5's by
+ * those shares, and chunks whose scores are that close may change places.
  */
 export function prunedSearch(
   db: Database.Database,
@@ -71,13 +78,16 @@ function searchPruned(
   const byCommonness = phrases
     .map((_, index) => index)
     .sort((a, b) => (bounds[a] as number) - (bounds[b] as number));
-  const match = phrases.join(" OR ");
   let leftOut = leftOutUnder(byCommonness, bounds, firstGuess(db, limit));
   // Fewer than `limit` chunks hold the phrases kept: leave out less, or nothing can be checked.
   // (A chunk counts once per kept phrase it holds: the sum is at least how many chunks hold one.)
   while (leftOut > 0 && sumOver(byCommonness, hits, leftOut, phrases.length) < limit) leftOut--;
   for (let attempt = 0; attempt < 2 && leftOut > 0; attempt++) {
-    const ranked = rankedCandidates(db, weights, match, byCommonness, phrases, leftOut, limit);
+    const unscored = new Set(
+      byCommonness.slice(0, leftOut).filter((index) => addsNothing(rows, hits[index] as number)),
+    );
+    const scoring = phrases.filter((_, index) => !unscored.has(index));
+    const ranked = rankedCandidates(db, weights, scoring, byCommonness, phrases, leftOut, limit);
     const least = ranked.length === limit ? -(ranked[limit - 1] as RankedRow).rank : null;
     if (least === null) return null;
     if (sumOver(byCommonness, bounds, 0, leftOut) * ROUNDING < least) {
@@ -133,19 +143,28 @@ function sumOver(order: readonly number[], values: readonly number[], from: numb
 
 /**
  * The best `limit` chunks holding one of the phrases not left out, ranked by
- * all the phrases. The `+` keeps the id list a filter on one pass over the
- * match: as a constraint FTS5 would run the whole match again for each id.
+ * the `scoring` phrases. The `+` keeps the id list a filter on one pass over
+ * the match: as a constraint FTS5 would run the whole match again for each id.
  */
 function rankedCandidates(
   db: Database.Database,
   weights: readonly number[],
-  match: string,
+  scoring: readonly string[],
   byCommonness: readonly number[],
   phrases: readonly string[],
   leftOut: number,
   limit: number,
 ): RankedRow[] {
   const kept = byCommonness.slice(leftOut).map((index) => phrases[index] as string);
+  if (scoring.length === kept.length) {
+    // Every phrase scored is a candidate's: the match itself is the filter.
+    return cachedStatement(
+      db,
+      `SELECT rowid AS id, bm25(chunks_fts, ?, ?, ?, ?) AS rank FROM chunks_fts
+       WHERE chunks_fts MATCH ? ORDER BY rank, rowid LIMIT ?`,
+    ).all(...weights, kept.join(" OR "), limit) as RankedRow[];
+  }
+  const match = scoring.join(" OR ");
   return cachedStatement(
     db,
     `SELECT rowid AS id, bm25(chunks_fts, ?, ?, ?, ?) AS rank FROM chunks_fts
@@ -153,6 +172,11 @@ function rankedCandidates(
        AND +rowid IN (SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?)
      ORDER BY rank, rowid LIMIT ?`,
   ).all(...weights, match, kept.join(" OR "), limit) as RankedRow[];
+}
+
+/** Whether a phrase held by `hits` chunks adds no more than FTS5's floor of 1e-6 IDF to a score. */
+function addsNothing(rows: number, hits: number): boolean {
+  return hits === 0 || Math.log((rows - hits + 0.5) / (hits + 0.5)) <= 0;
 }
 
 /** FTS5's IDF: log((N − n + 0.5) / (n + 0.5)), and 1e-6 where that is not above 0. */
