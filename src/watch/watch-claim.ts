@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import type { Store } from "../core/store.js";
 
@@ -9,6 +10,8 @@ import type { Store } from "../core/store.js";
  * files): the watcher already knows what changed.
  */
 interface ClaimRecord {
+  /** This claim's own mark: two watchers of one index (even in one process) tell theirs apart. */
+  readonly id?: string;
   readonly pid: number;
   readonly host: string;
   /** When the watcher last renewed the claim (ms since the epoch). */
@@ -53,6 +56,7 @@ export class WatchClaim {
   private writing: Promise<void> = Promise.resolve();
   private readonly renewal: NodeJS.Timeout;
   private stopped = false;
+  private readonly id = randomUUID();
 
   constructor(private readonly store: Store) {
     this.renewal = setInterval(() => this.write(), RENEW_MS);
@@ -85,6 +89,9 @@ export class WatchClaim {
     this.stopped = true;
     clearInterval(this.renewal);
     await this.writing;
+    // Another watcher of the same index may have written its claim since: that one stays.
+    const current = await this.store.getMeta(CLAIM_KEY).catch(() => null);
+    if (current === null || claimId(current) !== this.id) return;
     await this.store.setMeta(CLAIM_KEY, "").catch(() => undefined);
   }
 
@@ -97,6 +104,7 @@ export class WatchClaim {
   private write(): void {
     if (this.stopped) return;
     const record: ClaimRecord = {
+      id: this.id,
       pid: process.pid,
       host: hostname(),
       at: Date.now(),
@@ -107,6 +115,14 @@ export class WatchClaim {
         this.stopped ? undefined : this.store.setMeta(CLAIM_KEY, JSON.stringify(record)),
       )
       .catch(() => undefined);
+  }
+}
+
+function claimId(text: string): string | undefined {
+  try {
+    return (JSON.parse(text) as Partial<ClaimRecord>).id;
+  } catch {
+    return undefined;
   }
 }
 
