@@ -147,7 +147,7 @@ try {
     return p50;
   };
   console.log(
-    `rounds: ${ROUNDS}, interleaved; project: ${QUESTIONS.length} questions over src/cli + src/core`,
+    `node ${process.version}; rounds: ${ROUNDS}, interleaved; project: ${QUESTIONS.length} questions over src/cli + src/core`,
   );
   console.log(`bare node -e 0: p50 ${ms(bare.p50)}, p99 ${ms(bare.p99)}`);
   const version = line("ctx --version", runs.version ?? []);

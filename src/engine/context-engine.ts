@@ -48,7 +48,7 @@ import { enabledStrategiesOf, setProjectStrategies } from "./project-strategies.
 import { type FragmentAddress, type FragmentText, readFragment } from "./read-fragment.js";
 import { KeptRequests, type RequestRecord } from "./request-log.js";
 import { RunGraphBuild } from "./run-graph-build.js";
-import { type IndexRunReport, runIndex } from "./run-index.js";
+import type { IndexRunReport } from "./run-index.js";
 import { warnSecretsServed } from "./secrets-warning.js";
 import { measureStaleness, type Staleness } from "./staleness.js";
 import { statusOf } from "./status-of.js";
@@ -198,6 +198,8 @@ export class ContextEngine {
       const graphRun = this.config.graph
         ? new RunGraphBuild(this.graph, () => Boolean(options.dryRun || options.signal?.aborted))
         : null;
+      // Loaded when a run has work to do: a query on an index git says is current never needs it.
+      const { runIndex } = await import("./run-index.js");
       const report = await runIndex(roots, this.store, this.config, this.counter, {
         recordedRoots: !named,
         choice: this.generatorChoice(options.contextualize),
