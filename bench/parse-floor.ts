@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
-import { languageOf } from "../dist/ingest/chunk/languages.js";
-import { parserFor } from "../dist/ingest/chunk/tree-sitter-loader.js";
+import { languageOf } from "../dist/parse/languages.js";
+import { parserFor } from "../dist/parse/tree-sitter-loader.js";
 
 /**
  * Seconds one thread spends only parsing the files with tree-sitter: the part of

@@ -4,8 +4,8 @@
 import { copyFileSync, mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { basename, dirname, join } from "node:path";
-import { GRAMMARS } from "../dist/ingest/chunk/languages.js";
-import { BUNDLED_GRAMMARS } from "../dist/ingest/chunk/tree-sitter-loader.js";
+import { GRAMMARS } from "../dist/parse/languages.js";
+import { BUNDLED_GRAMMARS } from "../dist/parse/tree-sitter-loader.js";
 
 const require = createRequire(import.meta.url);
 mkdirSync(BUNDLED_GRAMMARS, { recursive: true });

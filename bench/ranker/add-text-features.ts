@@ -16,7 +16,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { DocumentChunker } from "../../src/ingest/chunk/chunk-document.js";
-import { DEFAULT_CHUNK_LIMITS } from "../../src/ingest/chunk/draft-builder.js";
+import { DEFAULT_CHUNK_LIMITS } from "../../src/ingest/chunk/chunk-limits.js";
 import { opensWithTaskWord } from "../../src/rank/doc-leads.js";
 import { namedByTaskWords } from "../../src/rank/name-words.js";
 import { taskStems } from "../../src/text/word-stems.js";

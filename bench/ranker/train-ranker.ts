@@ -13,8 +13,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { RankingModel } from "../../src/core/rank-signals.js";
 import { RANK_FEATURES, type RankFeature } from "../../src/core/rank-signals.js";
-import type { RankingModel } from "../../src/rank/ranking-model.js";
 import { TRAINED_RANKING_MODEL } from "../../src/rank/ranking-weights.js";
 import {
   DEFAULT_FIT,
@@ -194,7 +194,7 @@ function writeModel(file: string, model: RankingModel): void {
 
 function modelSource(model: RankingModel): string {
   const lines = RANK_FEATURES.map((name) => `    ${name}: ${model.weights[name]},`);
-  return `import type { RankingModel } from "./ranking-model.js";
+  return `import type { RankingModel } from "../core/rank-signals.js";
 
 /**
  * Written by \`npm run train-ranker\` from the rows pinned in bench/ranker/data/

@@ -6,9 +6,8 @@ import {
 import { DEFAULT_FIELD_WEIGHTS, type FieldWeights } from "../core/text-backend.js";
 import { type EmbeddingSettings, resolveEmbeddingSettings } from "../embed/embedding-settings.js";
 import { type HistorySettings, resolveHistorySettings } from "../history/history-settings.js";
-import { type ChunkLimits, DEFAULT_CHUNK_LIMITS } from "../ingest/chunk/draft-builder.js";
+import { type ChunkLimits, DEFAULT_CHUNK_LIMITS } from "../ingest/chunk/chunk-limits.js";
 import { DEFAULT_LIMITS, type HydrationLimits } from "../ingest/hydrate/discover-files.js";
-import { DEFAULT_SERVE_LIMITS, type ServeLimits } from "../mcp/limits.js";
 import { type RerankSettings, resolveRerankSettings } from "../rerank/rerank-settings.js";
 import { type ArceSettings, resolveArceSettings } from "../strategies/builtins/arce-settings.js";
 import {
@@ -17,6 +16,7 @@ import {
 } from "../strategies/builtins/navigator-settings.js";
 import type { TokenCounterName } from "../tokens/create-counter.js";
 import type { ConfigFile } from "./schema.js";
+import { DEFAULT_SERVE_LIMITS, type ServeLimits } from "./serve-limits.js";
 import { resolveStrategyConfig, type StrategyConfig } from "./strategy-config.js";
 
 /** Every setting with its value, after files are merged and defaults applied. */

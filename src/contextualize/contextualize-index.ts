@@ -7,12 +7,12 @@ import {
 import { embedHashOf } from "../core/embed-text.js";
 import type { ChunkContextState, ChunkContextUpdate, ContextStatus, Store } from "../core/store.js";
 import type { StoredChunk } from "../core/types.js";
+import { outlineDocument } from "../ingest/document-outline.js";
 import { enclosingOf, storedSearchText } from "../ingest/stored-search-text.js";
+import { structuralContext } from "../ingest/structural-context.js";
 import { isSecretFile } from "../secrets/secret-files.js";
 import { contextKey, sharedContextKey } from "./context-key.js";
-import { outlineDocument } from "./document-outline.js";
 import { documentTextFromChunks } from "./document-text.js";
-import { structuralContext } from "./structural-context.js";
 import type { UsageMeter, UsageReport } from "./usage-meter.js";
 
 export interface ContextualizeProgress {

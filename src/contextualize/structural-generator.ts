@@ -2,10 +2,10 @@ import type { ChunkForContext, ContextGenerator } from "../core/context-generato
 import type { TokenCounter } from "../core/token-counter.js";
 import type { ChunkDraft } from "../core/types.js";
 import type { DocumentChunker } from "../ingest/chunk/chunk-document.js";
-import { DEFAULT_CHUNK_LIMITS } from "../ingest/chunk/draft-builder.js";
-import { outlineDocument } from "./document-outline.js";
+import { DEFAULT_CHUNK_LIMITS } from "../ingest/chunk/chunk-limits.js";
+import { outlineDocument } from "../ingest/document-outline.js";
+import { structuralContext } from "../ingest/structural-context.js";
 import { guessLanguage } from "./guess-language.js";
-import { structuralContext } from "./structural-context.js";
 
 /**
  * Contexts from the code's own structure, no model: see structuralContext. When

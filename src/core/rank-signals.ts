@@ -76,3 +76,9 @@ export interface RankExplanation {
   readonly features: RankFeatures;
   readonly contributions: Readonly<Record<RankFeature, number>>;
 }
+
+/** A logistic model over the rank features: log-odds = bias + Σ weight × feature. */
+export interface RankingModel {
+  readonly bias: number;
+  readonly weights: Readonly<Record<RankFeature, number>>;
+}

@@ -1,5 +1,4 @@
 import { dirname } from "node:path";
-import type { ConfigFile } from "../config/schema.js";
 
 export const EMBEDDER_NAMES = ["use-lite", "openai-compatible", "onnx", "none"] as const;
 export type EmbedderName = (typeof EMBEDDER_NAMES)[number];
@@ -28,10 +27,30 @@ export interface EmbeddingSettings {
   readonly annThreshold: number;
 }
 
+/** `[embeddings]` as one config file sets it (config/schema.ts checks it). */
+export interface EmbeddingsSection {
+  readonly provider?: EmbedderName | undefined;
+  readonly model?: string | undefined;
+  readonly base_url?: string | undefined;
+  readonly api_key_env?: string | undefined;
+  readonly dimensions?: number | undefined;
+  readonly batch_size?: number | undefined;
+  readonly max_input_tokens?: number | undefined;
+  readonly quality?: number | undefined;
+  readonly ann_threshold?: number | undefined;
+  readonly model_path?: string | undefined;
+  readonly allow_download?: boolean | undefined;
+  readonly request_timeout_seconds?: number | undefined;
+}
+
+/** The settings of the config files in order (later files win), with defaults for what none sets. */
 export function resolveEmbeddingSettings(
-  files: readonly { path: string; config: ConfigFile }[],
+  files: readonly {
+    path: string;
+    config: { readonly embeddings?: EmbeddingsSection | undefined };
+  }[],
 ): EmbeddingSettings {
-  let merged: NonNullable<ConfigFile["embeddings"]> = {};
+  let merged: EmbeddingsSection = {};
   let source: string | null = null;
   let baseDir = process.cwd();
   for (const { path, config } of files) {

@@ -1,6 +1,6 @@
 import type { ContextFragment } from "../core/fragment.js";
 import type { StrategyRun } from "../strategies/provenance.js";
-import type { StrategyContribution } from "./context-engine.js";
+import type { StrategyContribution } from "./engine-options.js";
 
 /** Each strategy's run, with how many of its fragments (and tokens) made it into the output. */
 export function contributions(

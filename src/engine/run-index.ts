@@ -21,7 +21,7 @@ import {
   type HistoryReport,
   ingestHistories,
 } from "../history/ingest-history.js";
-import { type ChunkLimits, DEFAULT_CHUNK_LIMITS } from "../ingest/chunk/draft-builder.js";
+import { type ChunkLimits, DEFAULT_CHUNK_LIMITS } from "../ingest/chunk/chunk-limits.js";
 import type { FileCounts, IndexProgress } from "../ingest/index-resources.js";
 import { indexProject } from "./index-project.js";
 

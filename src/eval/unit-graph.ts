@@ -1,8 +1,8 @@
 import { guessLanguage } from "../contextualize/guess-language.js";
 import type { FileGraph } from "../core/graph.js";
 import { extractGraph } from "../graph/extract-graph.js";
-import { parseSource } from "../ingest/chunk/parse-source.js";
-import { parserFor } from "../ingest/chunk/tree-sitter-loader.js";
+import { parseSource } from "../parse/parse-source.js";
+import { parserFor } from "../parse/tree-sitter-loader.js";
 
 /**
  * The code graph of an evaluation file (a document's units joined, or one

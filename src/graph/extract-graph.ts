@@ -8,8 +8,8 @@ import type {
   ReferenceKind,
   SymbolKind,
 } from "../core/graph.js";
-import { type FoundNodes, searchNodes } from "../ingest/chunk/node-search.js";
-import { nameOf } from "../ingest/chunk/syntax-nodes.js";
+import { type FoundNodes, searchNodes } from "../parse/node-search.js";
+import { nameOf } from "../parse/syntax-nodes.js";
 import { indexedDoc } from "./definition-docs.js";
 import { signatureOf, withoutOverloads } from "./definition-signatures.js";
 import { GRAPH_LANGUAGES, type GraphLanguage } from "./graph-languages.js";

@@ -1,5 +1,5 @@
 import type { SymbolKind } from "../core/graph.js";
-import { GRAMMARS } from "../ingest/chunk/languages.js";
+import { GRAMMARS } from "../parse/languages.js";
 
 /** How the graph extractor reads one language's syntax tree. */
 export interface GraphLanguage {

@@ -1,5 +1,5 @@
 import type { Language } from "web-tree-sitter";
-import { SearchedTypes } from "../ingest/chunk/node-search.js";
+import { SearchedTypes } from "../parse/node-search.js";
 import type { GraphLanguage } from "./graph-languages.js";
 
 /** The node types a graph reader searches for, and what each found one is, by type id. */

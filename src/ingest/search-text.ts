@@ -1,11 +1,11 @@
-import { outlineDocument } from "../contextualize/document-outline.js";
-import { structuralContext } from "../contextualize/structural-context.js";
 import { chunkChecksum } from "../core/chunk-checksum.js";
 import type { ChunkForContext } from "../core/context-generator.js";
 import { embedHashOf } from "../core/embed-text.js";
 import type { ChunkToStore, SearchText } from "../core/store.js";
 import type { ChunkDraft } from "../core/types.js";
 import { indexText } from "../text/code-tokenizer.js";
+import { outlineDocument } from "./document-outline.js";
+import { structuralContext } from "./structural-context.js";
 
 /** Bumped whenever structural contexts change, so stored ones are rewritten. */
 export const STRUCTURAL_CONTEXT_KEY = "structural:v1";

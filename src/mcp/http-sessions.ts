@@ -1,6 +1,6 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import type { ServeLimits } from "./limits.js";
+import type { ServeLimits } from "../config/serve-limits.js";
 
 /** One client's MCP session over HTTP. */
 export interface HttpSession {

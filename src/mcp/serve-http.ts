@@ -3,11 +3,12 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import type { ServeLimits } from "../config/serve-limits.js";
 import { UsageError } from "../core/errors.js";
 import type { ContextEngine } from "../engine/context-engine.js";
 import { createMcpServer } from "./create-server.js";
 import { HttpSessions } from "./http-sessions.js";
-import { MCP_LIMITS, type ServeLimits } from "./limits.js";
+import { MCP_LIMITS } from "./limits.js";
 import { RequestGate } from "./request-gate.js";
 
 export interface HttpServeOptions {

@@ -1,9 +1,10 @@
 import { type Readable, Transform, type TransformCallback, type Writable } from "node:stream";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import type { ServeLimits } from "../config/serve-limits.js";
 import { MessageTooLargeError } from "../core/errors.js";
 import type { ContextEngine } from "../engine/context-engine.js";
 import { createMcpServer } from "./create-server.js";
-import { MCP_LIMITS, type ServeLimits } from "./limits.js";
+import { MCP_LIMITS } from "./limits.js";
 import { RequestGate } from "./request-gate.js";
 
 export interface StdioServeOptions {

@@ -1,8 +1,8 @@
 import { fileRoleOf } from "../core/file-roles.js";
 import type { ContextFragment } from "../core/fragment.js";
-import type { RankSignals } from "../core/rank-signals.js";
+import type { RankingModel, RankSignals } from "../core/rank-signals.js";
 import { type FragmentPlace, rankFeatures, type TaskFacts } from "./rank-features.js";
-import { probabilityOf, type RankingModel, scoreWith } from "./ranking-model.js";
+import { probabilityOf, scoreWith } from "./ranking-model.js";
 
 /** The model's score for signals measured on a span of a file (no explanation: the navigator ranks every hit with it). */
 export function learnedScore(

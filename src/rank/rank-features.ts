@@ -2,7 +2,7 @@ import { fileRoleOf, rolesAskedFor } from "../core/file-roles.js";
 import { SYMBOL_KINDS } from "../core/graph.js";
 import type { RankFeatures, RankSignals } from "../core/rank-signals.js";
 import type { ChunkKind } from "../core/types.js";
-import { fileStemOf, fileWordsOf } from "../strategies/named-files.js";
+import { fileStemOf, fileWordsOf } from "../text/named-files.js";
 import { taskStems } from "../text/word-stems.js";
 import { namedByTaskWords } from "./name-words.js";
 

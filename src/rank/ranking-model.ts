@@ -5,14 +5,9 @@ import {
   type RankExplanation,
   type RankFeature,
   type RankFeatures,
+  type RankingModel,
 } from "../core/rank-signals.js";
 import { TRAINED_RANKING_MODEL } from "./ranking-weights.js";
-
-/** A logistic model over the rank features: log-odds = bias + Σ weight × feature. */
-export interface RankingModel {
-  readonly bias: number;
-  readonly weights: Readonly<Record<RankFeature, number>>;
-}
 
 /** The probability-like score in 0–1: all a candidate's ordering needs. */
 export function probabilityOf(model: RankingModel, features: RankFeatures): number {

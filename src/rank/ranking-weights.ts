@@ -1,4 +1,4 @@
-import type { RankingModel } from "./ranking-model.js";
+import type { RankingModel } from "../core/rank-signals.js";
 
 /**
  * Written by `npm run train-ranker` from the rows pinned in bench/ranker/data/

@@ -1,6 +1,6 @@
 import { fileRoleOf, rolesAskedFor } from "../core/file-roles.js";
 import type { ContextFragment } from "../core/fragment.js";
-import { fileStemOf, fileWordsOf } from "./named-files.js";
+import { fileStemOf, fileWordsOf } from "../text/named-files.js";
 
 export interface PathPriors {
   /**

@@ -5,7 +5,7 @@ import { definitionDoc } from "../../src/graph/definition-docs.js";
 import { extractGraph } from "../../src/graph/extract-graph.js";
 import { importTargets, moduleFiles, targetMatches } from "../../src/graph/import-targets.js";
 import { readPathAliases } from "../../src/graph/path-aliases.js";
-import { parserFor } from "../../src/ingest/chunk/tree-sitter-loader.js";
+import { parserFor } from "../../src/parse/tree-sitter-loader.js";
 import { tempDir, writeFiles } from "../helpers/temp-dir.js";
 
 async function graphOf(language: string, path: string, source: string): Promise<FileGraph> {

@@ -3,8 +3,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { ChunkDraft } from "../../src/core/types.js";
 import { DocumentChunker } from "../../src/ingest/chunk/chunk-document.js";
-import { DEFAULT_CHUNK_LIMITS } from "../../src/ingest/chunk/draft-builder.js";
-import { separateSignatures } from "../../src/ingest/chunk/parse-source.js";
+import { DEFAULT_CHUNK_LIMITS } from "../../src/ingest/chunk/chunk-limits.js";
+import { separateSignatures } from "../../src/parse/parse-source.js";
 import { estimateWithShape } from "../../src/tokens/estimate-counter.js";
 import { o200kCounter } from "../../src/tokens/o200k-counter.js";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DocumentChunker, MAX_PARSED_CHARS } from "../../src/ingest/chunk/chunk-document.js";
-import { DEFAULT_CHUNK_LIMITS } from "../../src/ingest/chunk/draft-builder.js";
+import { DEFAULT_CHUNK_LIMITS } from "../../src/ingest/chunk/chunk-limits.js";
 import { estimateTokens } from "../../src/tokens/estimate-counter.js";
 import { o200kCounter } from "../../src/tokens/o200k-counter.js";
 

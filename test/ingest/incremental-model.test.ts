@@ -4,7 +4,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Store } from "../../src/core/store.js";
 import { DocumentChunker } from "../../src/ingest/chunk/chunk-document.js";
-import { DEFAULT_CHUNK_LIMITS } from "../../src/ingest/chunk/draft-builder.js";
+import { DEFAULT_CHUNK_LIMITS } from "../../src/ingest/chunk/chunk-limits.js";
 import { DEFAULT_LIMITS } from "../../src/ingest/hydrate/discover-files.js";
 import { InThreadPreparer } from "../../src/ingest/in-thread-preparer.js";
 import { indexResources } from "../../src/ingest/index-resources.js";

@@ -2,7 +2,7 @@ import { renameSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DocumentChunker } from "../../src/ingest/chunk/chunk-document.js";
-import { DEFAULT_CHUNK_LIMITS } from "../../src/ingest/chunk/draft-builder.js";
+import { DEFAULT_CHUNK_LIMITS } from "../../src/ingest/chunk/chunk-limits.js";
 import { DEFAULT_LIMITS } from "../../src/ingest/hydrate/discover-files.js";
 import { InThreadPreparer } from "../../src/ingest/in-thread-preparer.js";
 import { indexResources } from "../../src/ingest/index-resources.js";

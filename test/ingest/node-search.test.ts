@@ -4,8 +4,8 @@ import {
   SearchedTypes,
   searchNodes,
   searchNodesWithLibrary,
-} from "../../src/ingest/chunk/node-search.js";
-import { initializeTreeSitter, parserFor } from "../../src/ingest/chunk/tree-sitter-loader.js";
+} from "../../src/parse/node-search.js";
+import { initializeTreeSitter, parserFor } from "../../src/parse/tree-sitter-loader.js";
 
 async function parse(language: string, source: string) {
   const parser = await parserFor(language);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { initializeTreeSitter, parserFor } from "../../src/ingest/chunk/tree-sitter-loader.js";
-import { shortcutTransfers } from "../../src/ingest/chunk/wasm-transfers.js";
+import { initializeTreeSitter, parserFor } from "../../src/parse/tree-sitter-loader.js";
+import { shortcutTransfers } from "../../src/parse/wasm-transfers.js";
 
 describe("tree-sitter node transfers", () => {
   it("take the shortcut with the web-tree-sitter this project pins", async () => {

@@ -6,8 +6,8 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config/load-config.js";
+import { DEFAULT_SERVE_LIMITS, type ServeLimits } from "../../src/config/serve-limits.js";
 import { ContextEngine } from "../../src/engine/context-engine.js";
-import { DEFAULT_SERVE_LIMITS, type ServeLimits } from "../../src/mcp/limits.js";
 import { RequestGate } from "../../src/mcp/request-gate.js";
 import { type RunningHttpServer, serveHttp } from "../../src/mcp/serve-http.js";
 import { gitRepo, tempDir, writeFiles } from "../helpers/temp-dir.js";

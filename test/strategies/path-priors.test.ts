@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { fileRoleOf, rolesAskedFor } from "../../src/core/file-roles.js";
-import { fileStemOf, fileWordsOf } from "../../src/strategies/named-files.js";
+import { fileStemOf, fileWordsOf } from "../../src/text/named-files.js";
 import { indexedEngine } from "../helpers/indexed-engine.js";
 import { tempDir, writeFiles } from "../helpers/temp-dir.js";
 

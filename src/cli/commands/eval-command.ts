@@ -1,15 +1,6 @@
 import type { Command } from "commander";
 import { collect, positiveIntegerList } from "../parse-options.js";
-
-export interface EvalFlags {
-  strategy?: string[];
-  embedder?: string;
-  contextualize?: string;
-  k: number[];
-  json?: boolean;
-  html?: string;
-  db?: string;
-}
+import type { EvalFlags } from "./eval-run.js";
 
 export function registerEvalCommand(
   program: Command,

@@ -18,9 +18,18 @@ import { jsonText } from "../../text/visible-text.js";
 import { createTokenCounter } from "../../tokens/create-counter.js";
 import { writeOut } from "../output.js";
 import { writeReportFile } from "../write-report.js";
-import type { EvalFlags } from "./eval-command.js";
 
 /** `ctx eval`'s work, loaded only when the command runs (the models, stores and data set readers it needs are heavy). */
+export interface EvalFlags {
+  strategy?: string[];
+  embedder?: string;
+  contextualize?: string;
+  k: number[];
+  json?: boolean;
+  html?: string;
+  db?: string;
+}
+
 export async function runEvalCommand(dir: string, flags: EvalFlags): Promise<number> {
   const root = findProjectRoot(process.cwd());
   const config = await loadConfig(root);

@@ -38,7 +38,7 @@ export function registerSymbolCommands(
             ...(flags.path ? { path: flags.path } : {}),
           });
           const { definitionView } = await import("../../engine/symbol-lookup.js");
-          const { firstSentence } = await import("../../contextualize/document-outline.js");
+          const { firstSentence } = await import("../../ingest/document-outline.js");
           const definitions = found.map(definitionView);
           if (flags.json) {
             writeJson({ query, definitions });

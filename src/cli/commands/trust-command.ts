@@ -1,9 +1,5 @@
 import type { Command } from "commander";
-
-export interface TrustFlags {
-  list?: boolean;
-  json?: boolean;
-}
+import type { TrustFlags } from "./trust-run.js";
 
 /**
  * `ctx trust` / `ctx untrust`: the user's say over a project's `ctx.toml`.

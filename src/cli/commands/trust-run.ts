@@ -18,7 +18,11 @@ import { ConfigError, UsageError } from "../../core/errors.js";
 import { CONFIG_FILE_MAX_BYTES, readRegularText } from "../../core/read-regular-file.js";
 import { findProjectRoot } from "../../engine/locate-project.js";
 import { writeJson, writeOut } from "../output.js";
-import type { TrustFlags } from "./trust-command.js";
+
+export interface TrustFlags {
+  list?: boolean;
+  json?: boolean;
+}
 
 export async function trustProject(path: string, flags: TrustFlags): Promise<number> {
   const file = configFileOf(path);

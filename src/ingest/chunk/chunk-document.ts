@@ -4,14 +4,14 @@ import type { TokenCounter } from "../../core/token-counter.js";
 import type { ChunkDraft } from "../../core/types.js";
 import { extractGraph } from "../../graph/extract-graph.js";
 import type { PathAliases } from "../../graph/path-aliases.js";
+import { GRAMMARS, languageOf } from "../../parse/languages.js";
+import { isParserAbort, parseSource } from "../../parse/parse-source.js";
+import { parserFor } from "../../parse/tree-sitter-loader.js";
+import { type ChunkLimits, DEFAULT_CHUNK_LIMITS } from "./chunk-limits.js";
 import { chunkSyntaxTree } from "./code-chunker.js";
-import { type ChunkLimits, DEFAULT_CHUNK_LIMITS } from "./draft-builder.js";
-import { GRAMMARS, languageOf } from "./languages.js";
 import { LineText } from "./line-text.js";
 import { chunkMarkdown } from "./markdown-chunker.js";
-import { isParserAbort, parseSource } from "./parse-source.js";
 import { TokenMeter } from "./token-meter.js";
-import { parserFor } from "./tree-sitter-loader.js";
 import { chunkWindows } from "./window-chunker.js";
 
 /**

@@ -1,9 +1,6 @@
 import type { Node } from "web-tree-sitter";
 import type { ChunkDraft, ChunkKind } from "../../core/types.js";
-import type { ChunkLimits } from "./draft-builder.js";
-import { DraftBuilder } from "./draft-builder.js";
-import type { GrammarSpec } from "./languages.js";
-import type { LineText } from "./line-text.js";
+import type { GrammarSpec } from "../../parse/languages.js";
 import {
   bodyOf,
   endLine,
@@ -11,7 +8,10 @@ import {
   isLeadingTrivia,
   nameOf,
   startLine,
-} from "./syntax-nodes.js";
+} from "../../parse/syntax-nodes.js";
+import type { ChunkLimits } from "./chunk-limits.js";
+import { DraftBuilder } from "./draft-builder.js";
+import type { LineText } from "./line-text.js";
 import type { TokenMeter } from "./token-meter.js";
 
 interface Definition {

@@ -1,17 +1,7 @@
 import type { ChunkDraft, ChunkKind } from "../../core/types.js";
+import type { ChunkLimits } from "./chunk-limits.js";
 import type { LineText } from "./line-text.js";
 import type { TokenMeter } from "./token-meter.js";
-
-export interface ChunkLimits {
-  /** No chunk (header included) has more tokens than this. */
-  readonly maxTokens: number;
-  /** Adjacent sibling chunks smaller than this are merged while they fit. */
-  readonly minTokens: number;
-  /** Lines a window repeats from the one before it. */
-  readonly overlapLines: number;
-}
-
-export const DEFAULT_CHUNK_LIMITS: ChunkLimits = { maxTokens: 800, minTokens: 48, overlapLines: 3 };
 
 interface Draft {
   start: number;

@@ -1,6 +1,6 @@
 import type { TokenCounter, WordVocabulary } from "../../core/token-counter.js";
 import { estimateWithShape, type TextShape } from "../../tokens/estimate-counter.js";
-import { DEFAULT_CHUNK_LIMITS } from "./draft-builder.js";
+import { DEFAULT_CHUNK_LIMITS } from "./chunk-limits.js";
 import type { LineText } from "./line-text.js";
 
 /**

@@ -1,5 +1,5 @@
 import type { ChunkDraft } from "../../core/types.js";
-import type { ChunkLimits } from "./draft-builder.js";
+import type { ChunkLimits } from "./chunk-limits.js";
 import type { LineText } from "./line-text.js";
 import type { TokenMeter } from "./token-meter.js";
 

@@ -10,7 +10,7 @@ import { shortcutTransfers } from "./wasm-transfers.js";
 const require = createRequire(import.meta.url);
 
 /** Where `npm run build` copies the grammars (dist/grammars): an installed ctx has no grammar package. */
-export const BUNDLED_GRAMMARS = fileURLToPath(new URL("../../grammars", import.meta.url));
+export const BUNDLED_GRAMMARS = fileURLToPath(new URL("../grammars", import.meta.url));
 
 /** The grammar file: the copy the build made, or (running from sources) the package's own. */
 function grammarFile(wasm: string): string {

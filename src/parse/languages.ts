@@ -1,4 +1,4 @@
-import type { ChunkKind } from "../../core/types.js";
+import type { ChunkKind } from "../core/types.js";
 
 /** How the code chunker reads one tree-sitter grammar. */
 export interface GrammarSpec {

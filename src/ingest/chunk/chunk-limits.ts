@@ -1,0 +1,11 @@
+/** How big the chunker makes chunks (`[chunking]` in ctx.toml). */
+export interface ChunkLimits {
+  /** No chunk (header included) has more tokens than this. */
+  readonly maxTokens: number;
+  /** Adjacent sibling chunks smaller than this are merged while they fit. */
+  readonly minTokens: number;
+  /** Lines a window repeats from the one before it. */
+  readonly overlapLines: number;
+}
+
+export const DEFAULT_CHUNK_LIMITS: ChunkLimits = { maxTokens: 800, minTokens: 48, overlapLines: 3 };
