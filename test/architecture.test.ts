@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
+import ts from "typescript";
 import { describe, expect, it } from "vitest";
 
 const SRC = fileURLToPath(new URL("../src", import.meta.url));
@@ -53,5 +54,127 @@ describe("start-up", () => {
       encoding: "utf8",
     });
     expect(JSON.parse(output)).toEqual([]);
+  });
+});
+
+/** A source file's imports of other source files: static, re-exports and dynamic `import()`. */
+interface SourceImport {
+  readonly target: string;
+  /** Erased at build time (`import type`, or only type names imported): no load order, no runtime cycle. */
+  readonly typeOnly: boolean;
+}
+
+function sourceImports(): Map<string, SourceImport[]> {
+  const graph = new Map<string, SourceImport[]>();
+  for (const entry of readdirSync(SRC, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile() || !entry.name.endsWith(".ts")) continue;
+    const file = join(entry.parentPath, entry.name);
+    const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest);
+    const found: SourceImport[] = [];
+    const add = (specifier: string, typeOnly: boolean) => {
+      if (specifier.startsWith("."))
+        found.push({ target: resolve(dirname(file), specifier.replace(/\.js$/, ".ts")), typeOnly });
+    };
+    for (const statement of source.statements) {
+      if (ts.isImportDeclaration(statement) && ts.isStringLiteral(statement.moduleSpecifier)) {
+        const clause = statement.importClause;
+        const named = clause?.namedBindings;
+        const onlyTypes =
+          clause !== undefined &&
+          (clause.isTypeOnly ||
+            (clause.name === undefined &&
+              named !== undefined &&
+              ts.isNamedImports(named) &&
+              named.elements.every((element) => element.isTypeOnly)));
+        add(statement.moduleSpecifier.text, onlyTypes);
+      } else if (
+        ts.isExportDeclaration(statement) &&
+        statement.moduleSpecifier &&
+        ts.isStringLiteral(statement.moduleSpecifier)
+      ) {
+        add(statement.moduleSpecifier.text, statement.isTypeOnly);
+      }
+    }
+    const visit = (node: ts.Node): void => {
+      if (
+        ts.isCallExpression(node) &&
+        node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+        node.arguments[0] &&
+        ts.isStringLiteral(node.arguments[0])
+      )
+        add(node.arguments[0].text, false);
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+    graph.set(file, found);
+  }
+  return graph;
+}
+
+/** The groups of nodes that reach each other (Tarjan), each of more than one node. */
+function cyclesOf(nodes: readonly string[], next: (node: string) => readonly string[]): string[][] {
+  const order = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const groups: string[][] = [];
+  const visit = (node: string) => {
+    order.set(node, order.size);
+    low.set(node, order.get(node) as number);
+    stack.push(node);
+    onStack.add(node);
+    for (const other of next(node)) {
+      if (!order.has(other)) {
+        visit(other);
+        low.set(node, Math.min(low.get(node) as number, low.get(other) as number));
+      } else if (onStack.has(other)) {
+        low.set(node, Math.min(low.get(node) as number, order.get(other) as number));
+      }
+    }
+    if (low.get(node) !== order.get(node)) return;
+    const group: string[] = [];
+    let member: string | undefined;
+    do {
+      member = stack.pop() as string;
+      onStack.delete(member);
+      group.push(member);
+    } while (member !== node);
+    if (group.length > 1) groups.push(group.sort());
+  };
+  for (const node of nodes) if (!order.has(node)) visit(node);
+  return groups;
+}
+
+/** The top folder of src a file is in; a file directly in src stands for itself. */
+function areaOf(file: string): string {
+  const [first, ...rest] = relative(SRC, file).split(sep);
+  return rest.length > 0 ? (first as string) : relative(SRC, file);
+}
+
+describe("no import cycles", () => {
+  const graph = sourceImports();
+
+  it("between files, type imports included", () => {
+    const files = [...graph.keys()];
+    const cycles = cyclesOf(files, (file) =>
+      (graph.get(file) ?? []).map(({ target }) => target).filter((target) => graph.has(target)),
+    );
+    expect(cycles.map((cycle) => cycle.map((file) => relative(SRC, file)))).toEqual([]);
+  });
+
+  it("between src's folders, for the imports that load code", () => {
+    const edges = new Map<string, Set<string>>();
+    for (const [file, imports] of graph) {
+      const from = areaOf(file);
+      const targets = edges.get(from) ?? new Set<string>();
+      for (const { target, typeOnly } of imports) {
+        if (!typeOnly && areaOf(target) !== from) targets.add(areaOf(target));
+      }
+      edges.set(from, targets);
+    }
+    // The library's entry point re-exports every layer: it is the top, not part of one.
+    edges.delete("index.ts");
+    const cycles = cyclesOf([...edges.keys()], (area) => [...(edges.get(area) ?? [])]);
+    expect(cycles).toEqual([]);
   });
 });
