@@ -23,6 +23,7 @@ export type {
   SymbolRecord,
 } from "./core/graph.js";
 export { SYMBOL_KINDS } from "./core/graph.js";
+export type { StrategyRun } from "./core/provenance.js";
 export type {
   DocumentToStore,
   SearchText,
@@ -67,7 +68,6 @@ export { type EvalOptions, type EvalReport, runEval } from "./eval/run-eval.js";
 export { PostgresStore, type PostgresStoreOptions } from "./store/postgres/postgres-store.js";
 export { SqliteStore } from "./store/sqlite/sqlite-store.js";
 export { SimpleKeywordStrategy } from "./strategies/builtins/simple-keyword.js";
-export type { StrategyRun } from "./strategies/provenance.js";
 export { StrategyRegistry, StrategyRegistryError } from "./strategies/registry.js";
 export { FALLBACK_CHAIN } from "./strategies/select-strategies.js";
 export {

@@ -57,56 +57,28 @@ describe("start-up", () => {
   });
 });
 
-/** A source file's imports of other source files: static, re-exports and dynamic `import()`. */
-interface SourceImport {
-  readonly target: string;
-  /** Erased at build time (`import type`, or only type names imported): no load order, no runtime cycle. */
-  readonly typeOnly: boolean;
-}
-
-function sourceImports(): Map<string, SourceImport[]> {
-  const graph = new Map<string, SourceImport[]>();
+/** Each source file's imports of other source files: static, type-only, re-exports and `import()`. */
+function sourceImports(): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
   for (const entry of readdirSync(SRC, { withFileTypes: true, recursive: true })) {
     if (!entry.isFile() || !entry.name.endsWith(".ts")) continue;
     const file = join(entry.parentPath, entry.name);
     const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest);
-    const found: SourceImport[] = [];
-    const add = (specifier: string, typeOnly: boolean) => {
-      if (specifier.startsWith("."))
-        found.push({ target: resolve(dirname(file), specifier.replace(/\.js$/, ".ts")), typeOnly });
-    };
-    for (const statement of source.statements) {
-      if (ts.isImportDeclaration(statement) && ts.isStringLiteral(statement.moduleSpecifier)) {
-        const clause = statement.importClause;
-        const named = clause?.namedBindings;
-        const onlyTypes =
-          clause !== undefined &&
-          (clause.isTypeOnly ||
-            (clause.name === undefined &&
-              named !== undefined &&
-              ts.isNamedImports(named) &&
-              named.elements.every((element) => element.isTypeOnly)));
-        add(statement.moduleSpecifier.text, onlyTypes);
-      } else if (
-        ts.isExportDeclaration(statement) &&
-        statement.moduleSpecifier &&
-        ts.isStringLiteral(statement.moduleSpecifier)
-      ) {
-        add(statement.moduleSpecifier.text, statement.isTypeOnly);
-      }
-    }
+    const targets: string[] = [];
     const visit = (node: ts.Node): void => {
-      if (
-        ts.isCallExpression(node) &&
-        node.expression.kind === ts.SyntaxKind.ImportKeyword &&
-        node.arguments[0] &&
-        ts.isStringLiteral(node.arguments[0])
-      )
-        add(node.arguments[0].text, false);
+      const specifier =
+        (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier
+          ? node.moduleSpecifier
+          : ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword
+            ? node.arguments[0]
+            : undefined;
+      if (specifier && ts.isStringLiteral(specifier) && specifier.text.startsWith(".")) {
+        targets.push(resolve(dirname(file), specifier.text.replace(/\.js$/, ".ts")));
+      }
       ts.forEachChild(node, visit);
     };
     visit(source);
-    graph.set(file, found);
+    graph.set(file, targets);
   }
   return graph;
 }
@@ -155,22 +127,21 @@ describe("no import cycles", () => {
   const graph = sourceImports();
 
   it("between files, type imports included", () => {
-    const files = [...graph.keys()];
-    const cycles = cyclesOf(files, (file) =>
-      (graph.get(file) ?? []).map(({ target }) => target).filter((target) => graph.has(target)),
+    const cycles = cyclesOf([...graph.keys()], (file) =>
+      (graph.get(file) ?? []).filter((target) => graph.has(target)),
     );
     expect(cycles.map((cycle) => cycle.map((file) => relative(SRC, file)))).toEqual([]);
   });
 
-  it("between src's folders, for the imports that load code", () => {
+  // Features own their settings and config composes them; parsing sits below chunking and
+  // the graph; the engine above the features, the CLI and MCP server above the engine.
+  it("between src's folders, type imports included", () => {
     const edges = new Map<string, Set<string>>();
-    for (const [file, imports] of graph) {
+    for (const [file, targets] of graph) {
       const from = areaOf(file);
-      const targets = edges.get(from) ?? new Set<string>();
-      for (const { target, typeOnly } of imports) {
-        if (!typeOnly && areaOf(target) !== from) targets.add(areaOf(target));
-      }
-      edges.set(from, targets);
+      const areas = edges.get(from) ?? new Set<string>();
+      for (const target of targets) if (areaOf(target) !== from) areas.add(areaOf(target));
+      edges.set(from, areas);
     }
     // The library's entry point re-exports every layer: it is the top, not part of one.
     edges.delete("index.ts");

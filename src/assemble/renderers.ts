@@ -1,7 +1,7 @@
 import { UsageError } from "../core/errors.js";
 import type { ContextFragment, DetailDepth } from "../core/fragment.js";
+import type { StrategyRun } from "../core/provenance.js";
 import type { RankExplanation, RankFeature } from "../core/rank-signals.js";
-import type { StrategyRun } from "../strategies/provenance.js";
 import { jsonText, visibleLine, visibleText } from "../text/visible-text.js";
 
 export const OUTPUT_FORMATS = ["markdown", "xml", "json"] as const;

@@ -14,10 +14,11 @@ import {
   type NavigatorSettings,
   resolveNavigatorSettings,
 } from "../strategies/builtins/navigator-settings.js";
+import type { StrategyConfig } from "../strategies/strategy-settings.js";
 import type { TokenCounterName } from "../tokens/create-counter.js";
 import type { ConfigFile } from "./schema.js";
 import { DEFAULT_SERVE_LIMITS, type ServeLimits } from "./serve-limits.js";
-import { resolveStrategyConfig, type StrategyConfig } from "./strategy-config.js";
+import { resolveStrategyConfig } from "./strategy-config.js";
 
 /** Every setting with its value, after files are merged and defaults applied. */
 export interface ResolvedConfig {

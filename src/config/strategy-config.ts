@@ -1,31 +1,11 @@
 import { dirname } from "node:path";
 import {
+  type CustomStrategySpec,
   DEFAULT_ENABLED_STRATEGIES,
   DEFAULT_STRATEGY_SETTINGS,
-  type StrategySettings,
+  type StrategyConfig,
 } from "../strategies/strategy-settings.js";
 import type { ConfigFile } from "./schema.js";
-
-/** A custom strategy named in a config file. */
-export interface CustomStrategySpec {
-  readonly name: string;
-  /** Module path as written; relative paths are relative to `baseDir`. */
-  readonly modulePath: string;
-  readonly exportName: string;
-  /** Folder of the config file that names it. */
-  readonly baseDir: string;
-  /** The config file, for messages. */
-  readonly source: string;
-}
-
-export interface StrategyConfig {
-  readonly enabled: readonly string[];
-  /** Where `enabled` came from: a config file, or "default". */
-  readonly enabledSource: string;
-  readonly custom: readonly CustomStrategySpec[];
-  /** Settings of a strategy, defaults filled in. */
-  settingsFor(name: string): StrategySettings;
-}
 
 type SettingsEntry = NonNullable<
   NonNullable<NonNullable<ConfigFile["context"]>["strategies"]>["settings"]

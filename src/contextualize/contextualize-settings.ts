@@ -1,4 +1,3 @@
-import type { ConfigFile } from "../config/schema.js";
 import type { GeneratorName } from "./generator-names.js";
 
 /** `[contextualize]` with defaults applied. */
@@ -20,11 +19,30 @@ export interface ContextualizeSettings {
   readonly source: string | null;
 }
 
+/** `[contextualize]` as one config file sets it (config/schema.ts checks it). */
+export interface ContextualizeSection {
+  readonly generator?: GeneratorName | undefined;
+  readonly model?: string | undefined;
+  readonly base_url?: string | undefined;
+  readonly api_key_env?: string | undefined;
+  readonly batch_size?: number | undefined;
+  readonly concurrency?: number | undefined;
+  readonly max_retries?: number | undefined;
+  readonly retry_base_seconds?: number | undefined;
+  readonly retry_max_seconds?: number | undefined;
+  readonly request_timeout_seconds?: number | undefined;
+  readonly max_document_tokens?: number | undefined;
+  readonly max_context_tokens?: number | undefined;
+}
+
 /** Merges `[contextualize]` across config files (later wins key by key) and applies defaults. */
 export function resolveContextualizeSettings(
-  files: readonly { path: string; config: ConfigFile }[],
+  files: readonly {
+    path: string;
+    config: { readonly contextualize?: ContextualizeSection | undefined };
+  }[],
 ): ContextualizeSettings {
-  let merged: NonNullable<ConfigFile["contextualize"]> = {};
+  let merged: ContextualizeSection = {};
   let source: string | null = null;
   for (const { path, config } of files) {
     if (!config.contextualize) continue;

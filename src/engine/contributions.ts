@@ -1,5 +1,5 @@
 import type { ContextFragment } from "../core/fragment.js";
-import type { StrategyRun } from "../strategies/provenance.js";
+import type { StrategyRun } from "../core/provenance.js";
 import type { StrategyContribution } from "./engine-options.js";
 
 /** Each strategy's run, with how many of its fragments (and tokens) made it into the output. */

@@ -2,11 +2,11 @@
 import type { PackResult } from "../assemble/pack-to-budget.js";
 import type { OutputFormat } from "../assemble/renderers.js";
 import type { ContextualizeProgress } from "../contextualize/contextualize-index.js";
+import type { StrategyRun } from "../core/provenance.js";
 import type { ContextStrategy } from "../core/strategy.js";
 import type { EmbedProgress } from "../embed/embed-index.js";
 import type { HistoryProgress } from "../history/ingest-history.js";
 import type { IndexProgress } from "../ingest/index-resources.js";
-import type { StrategyRun } from "../strategies/provenance.js";
 import type { CandidateTrace } from "./request-trace.js";
 
 export interface OpenOptions {

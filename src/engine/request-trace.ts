@@ -1,6 +1,6 @@
 import type { PackResult } from "../assemble/pack-to-budget.js";
 import type { ContextFragment, DetailDepth, Tier } from "../core/fragment.js";
-import type { StrategyRun } from "../strategies/provenance.js";
+import type { StrategyRun } from "../core/provenance.js";
 import type { PipelineOutput } from "../strategies/run-strategies.js";
 
 /** What became of one candidate fragment in a request. */

@@ -1,5 +1,3 @@
-import type { ConfigFile } from "../config/schema.js";
-
 /** `[history]` with defaults applied: which commits of a git checkout the index keeps. */
 export interface HistorySettings {
   readonly enabled: boolean;
@@ -16,8 +14,18 @@ export const DEFAULT_HISTORY_SETTINGS: HistorySettings = {
   coChangeMaxFiles: 30,
 };
 
-export function resolveHistorySettings(files: readonly { config: ConfigFile }[]): HistorySettings {
-  let history: NonNullable<ConfigFile["history"]> = {};
+/** `[history]` as one config file sets it (config/schema.ts checks it). */
+export interface HistorySection {
+  readonly enabled?: boolean | undefined;
+  readonly max_commits?: number | undefined;
+  readonly since?: string | undefined;
+  readonly co_change_max_files?: number | undefined;
+}
+
+export function resolveHistorySettings(
+  files: readonly { config: { readonly history?: HistorySection | undefined } }[],
+): HistorySettings {
+  let history: HistorySection = {};
   for (const { config } of files) history = { ...history, ...config.history };
   const defaults = DEFAULT_HISTORY_SETTINGS;
   return {

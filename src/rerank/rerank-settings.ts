@@ -1,4 +1,3 @@
-import type { ConfigFile } from "../config/schema.js";
 import { UsageError } from "../core/errors.js";
 import type { Reranker } from "../core/reranker.js";
 import { DEFAULT_RERANK_URLS, HttpReranker, type RerankProvider } from "./http-reranker.js";
@@ -12,8 +11,20 @@ export interface RerankSettings {
   readonly timeoutMs: number;
 }
 
-export function resolveRerankSettings(files: readonly { config: ConfigFile }[]): RerankSettings {
-  let merged: NonNullable<ConfigFile["rerank"]> = {};
+/** `[rerank]` as one config file sets it (config/schema.ts checks it). */
+export interface RerankSection {
+  readonly provider?: RerankProvider | undefined;
+  readonly base_url?: string | undefined;
+  readonly model?: string | undefined;
+  readonly api_key_env?: string | undefined;
+  readonly top_n?: number | undefined;
+  readonly request_timeout_seconds?: number | undefined;
+}
+
+export function resolveRerankSettings(
+  files: readonly { config: { readonly rerank?: RerankSection | undefined } }[],
+): RerankSettings {
+  let merged: RerankSection = {};
   for (const { config } of files) merged = { ...merged, ...config.rerank };
   return {
     provider: merged.provider ?? null,

@@ -1,8 +1,8 @@
-import type { StrategyConfig } from "../config/strategy-config.js";
 import type { ContextStrategy, StrategyContext } from "../core/strategy.js";
 import { type BuiltInSettings, registerBuiltIns } from "./builtins/register-builtins.js";
 import { loadCustomStrategies } from "./load-custom-strategies.js";
 import { StrategyRegistry } from "./registry.js";
+import type { StrategyConfig } from "./strategy-settings.js";
 
 /**
  * The built-ins, strategies given through the library API, and the custom ones

@@ -1,9 +1,9 @@
 import { existsSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { CustomStrategySpec } from "../config/strategy-config.js";
 import type { ContextStrategy, StrategyContext } from "../core/strategy.js";
 import { type StrategyRegistry, StrategyRegistryError } from "./registry.js";
+import type { CustomStrategySpec } from "./strategy-settings.js";
 
 /**
  * Imports each custom strategy (`module-path:ExportName`, relative paths taken

@@ -1,5 +1,6 @@
 import type { BreakerState } from "../core/breaker.js";
 import type { ContextFragment } from "../core/fragment.js";
+import type { StrategyRun } from "../core/provenance.js";
 import type {
   Backends,
   ContextRequest,
@@ -14,7 +15,6 @@ import { allocateBudget } from "./allocate-budget.js";
 import { withBestFileHead } from "./best-file-head.js";
 import { executeStrategies } from "./execute-strategies.js";
 import { rescoreByPath } from "./path-priors.js";
-import type { StrategyRun } from "./provenance.js";
 import type { StrategyRegistry } from "./registry.js";
 import { selectStrategies } from "./select-strategies.js";
 import type { Semaphore } from "./semaphore.js";

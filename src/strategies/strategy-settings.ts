@@ -32,3 +32,24 @@ export const DEFAULT_ENABLED_STRATEGIES: readonly string[] = [
   "semantic-embedding",
   "breadth-depth-navigator",
 ];
+
+/** A custom strategy named in a config file. */
+export interface CustomStrategySpec {
+  readonly name: string;
+  /** Module path as written; relative paths are relative to `baseDir`. */
+  readonly modulePath: string;
+  readonly exportName: string;
+  /** Folder of the config file that names it. */
+  readonly baseDir: string;
+  /** The config file, for messages. */
+  readonly source: string;
+}
+
+export interface StrategyConfig {
+  readonly enabled: readonly string[];
+  /** Where `enabled` came from: a config file, or "default". */
+  readonly enabledSource: string;
+  readonly custom: readonly CustomStrategySpec[];
+  /** Settings of a strategy, defaults filled in. */
+  settingsFor(name: string): StrategySettings;
+}

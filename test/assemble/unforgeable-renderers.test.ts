@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type OutputFormat, renderAll, rendererFor } from "../../src/assemble/renderers.js";
 import type { ContextFragment, FragmentSource } from "../../src/core/fragment.js";
-import type { StrategyRun } from "../../src/strategies/provenance.js";
+import type { StrategyRun } from "../../src/core/provenance.js";
 import { jsonText, visibleLine, visibleText } from "../../src/text/visible-text.js";
 import {
   jsonFragments,

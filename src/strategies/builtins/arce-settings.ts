@@ -1,5 +1,3 @@
-import type { ConfigFile } from "../../config/schema.js";
-
 /** `[arce]` with defaults applied. */
 export interface ArceSettings {
   readonly fusion: "weighted" | "rrf";
@@ -13,8 +11,26 @@ export interface ArceSettings {
   readonly rerankTop: number;
 }
 
-export function resolveArceSettings(files: readonly { config: ConfigFile }[]): ArceSettings {
-  let arce: NonNullable<ConfigFile["arce"]> = {};
+/** `[arce]` as one config file sets it (config/schema.ts checks it). */
+export interface ArceSection {
+  readonly fusion?: "weighted" | "rrf" | undefined;
+  readonly keyword_weight?: number | undefined;
+  readonly semantic_weight?: number | undefined;
+  readonly rrf_k?: number | undefined;
+  readonly candidates?: number | undefined;
+  readonly expand?: boolean | undefined;
+}
+
+/** `[arce]` across config files, later files winning, and `[rerank]`'s `top_n`. */
+export function resolveArceSettings(
+  files: readonly {
+    config: {
+      readonly arce?: ArceSection | undefined;
+      readonly rerank?: { readonly top_n?: number | undefined } | undefined;
+    };
+  }[],
+): ArceSettings {
+  let arce: ArceSection = {};
   let rerankTop: number | undefined;
   for (const { config } of files) {
     arce = { ...arce, ...config.arce };

@@ -1,5 +1,3 @@
-import type { ConfigFile } from "../../config/schema.js";
-
 /** `[navigator]` with defaults applied: how far `breadth-depth-navigator` walks the code graph. */
 export interface NavigatorSettings {
   /** Edges walked from the seeds (callers, callees, importers, imports, parents, children). */
@@ -10,10 +8,16 @@ export interface NavigatorSettings {
 
 export const DEFAULT_NAVIGATOR_SETTINGS: NavigatorSettings = { breadthHops: 2, seedHits: 20 };
 
+/** `[navigator]` as one config file sets it (config/schema.ts checks it). */
+export interface NavigatorSection {
+  readonly breadth_hops?: number | undefined;
+  readonly seed_hits?: number | undefined;
+}
+
 export function resolveNavigatorSettings(
-  files: readonly { config: ConfigFile }[],
+  files: readonly { config: { readonly navigator?: NavigatorSection | undefined } }[],
 ): NavigatorSettings {
-  let navigator: NonNullable<ConfigFile["navigator"]> = {};
+  let navigator: NavigatorSection = {};
   for (const { config } of files) navigator = { ...navigator, ...config.navigator };
   return {
     breadthHops: navigator.breadth_hops ?? DEFAULT_NAVIGATOR_SETTINGS.breadthHops,

@@ -1,4 +1,4 @@
-import type { BreakerState } from "../core/breaker.js";
+import type { BreakerState } from "./breaker.js";
 
 /** What happened to one enabled strategy in one request: why it ran or not, and what it cost. */
 export interface StrategyRun {
