@@ -1,9 +1,9 @@
-import { type McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import type { ContextEngine } from "../engine/context-engine.js";
-import { requestReportHtml } from "../report/request-report.js";
-import { summaryOf } from "../report/request-summary.js";
-import { type Guarded, json, text } from "./tool-result.js";
+import { requestReportHtml } from "../../report/request-report.js";
+import { summaryOf } from "../../report/request-summary.js";
+import { json, text } from "../tool-result.js";
+import type { ToolContext } from "./tool-context.js";
 
 /** Where a request's HTML report is read as an MCP resource. */
 export function reportUri(requestId: string): string {
@@ -15,11 +15,7 @@ export function reportUri(requestId: string): string {
  * on request its HTML report as an embedded resource; the report can also be
  * read as the resource `ctx://requests/{request_id}/report.html`.
  */
-export function registerExplainTool(
-  server: McpServer,
-  engine: ContextEngine,
-  guarded: Guarded,
-): void {
+export function registerExplain({ server, engine, guarded }: ToolContext): void {
   server.registerTool(
     "explain",
     {
