@@ -42,8 +42,9 @@ export interface SearchOptions {
   readonly threads: SearchThreads;
   /**
    * Whether chunks that cannot reach the hits may go unscored (see
-   * prunedSearch). The hits are the same; false scores every match, as a
-   * check of the split search needs.
+   * prunedSearch). The hits are the same, up to FTS5's near-zero shares of
+   * words in most chunks; false scores every match, as a check of the split
+   * search needs.
    */
   readonly prune: boolean;
 }
