@@ -19,7 +19,7 @@ import { createTokenCounter } from "../../tokens/create-counter.js";
 import { writeOut } from "../output.js";
 import { writeReportFile } from "../write-report.js";
 
-/** `ctx eval`'s work, loaded only when the command runs (the models, stores and data set readers it needs are heavy). */
+/** `ctx eval`'s flags, as commander parses them. */
 export interface EvalFlags {
   strategy?: string[];
   embedder?: string;
@@ -30,6 +30,7 @@ export interface EvalFlags {
   db?: string;
 }
 
+/** `ctx eval`'s work, loaded only when the command runs (the models, stores and data set readers it needs are heavy). */
 export async function runEvalCommand(dir: string, flags: EvalFlags): Promise<number> {
   const root = findProjectRoot(process.cwd());
   const config = await loadConfig(root);

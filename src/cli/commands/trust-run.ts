@@ -19,6 +19,7 @@ import { CONFIG_FILE_MAX_BYTES, readRegularText } from "../../core/read-regular-
 import { findProjectRoot } from "../../engine/locate-project.js";
 import { writeJson, writeOut } from "../output.js";
 
+/** `ctx trust`'s flags, as commander parses them. */
 export interface TrustFlags {
   list?: boolean;
   json?: boolean;
