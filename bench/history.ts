@@ -134,10 +134,10 @@ function mostChanged(root: string, count: number): string[] {
 async function timeIngestion(label: string, root: string, work: string): Promise<void> {
   const store = SqliteStore.open(join(work, `${label}.db`), { create: true });
   try {
-    const resource = await store.ensureResource(root, "git");
+    const resource = await store.documents.ensureResource(root, "git");
     const started = performance.now();
     const cpu = process.cpuUsage();
-    const first = await ingestHistory(store, resource, DEFAULT_HISTORY_SETTINGS);
+    const first = await ingestHistory(store.history, resource, DEFAULT_HISTORY_SETTINGS);
     const used = process.cpuUsage(cpu);
     const wall = (performance.now() - started) / 1000;
     console.log(
@@ -147,11 +147,11 @@ async function timeIngestion(label: string, root: string, work: string): Promise
     const incremental: number[] = [];
     for (let round = 0; round < 5; round++) {
       let at = performance.now();
-      await ingestHistory(store, resource, DEFAULT_HISTORY_SETTINGS);
+      await ingestHistory(store.history, resource, DEFAULT_HISTORY_SETTINGS);
       unchanged.push(performance.now() - at);
       commitTwo(root, round);
       at = performance.now();
-      const report = await ingestHistory(store, resource, DEFAULT_HISTORY_SETTINGS);
+      const report = await ingestHistory(store.history, resource, DEFAULT_HISTORY_SETTINGS);
       incremental.push(performance.now() - at);
       if (report.added !== 2) throw new Error(`expected 2 new commits, read ${report.added}`);
     }
@@ -163,10 +163,15 @@ async function timeIngestion(label: string, root: string, work: string): Promise
     const co: number[] = [];
     for (const path of paths) {
       let at = performance.now();
-      await store.fileActivity(resource.id, [path]);
+      await store.history.fileActivity(resource.id, [path]);
       activity.push(performance.now() - at);
       at = performance.now();
-      await store.coChanges(resource.id, path, DEFAULT_HISTORY_SETTINGS.coChangeMaxFiles, 10);
+      await store.history.coChanges(
+        resource.id,
+        path,
+        DEFAULT_HISTORY_SETTINGS.coChangeMaxFiles,
+        10,
+      );
       co.push(performance.now() - at);
     }
     if (paths.length > 0)

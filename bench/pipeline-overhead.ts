@@ -40,12 +40,14 @@ try {
       let started = performance.now();
       await keyword.assemble(
         { task, budget, maxFragments: 100 },
-        { text: engine.store },
+        { text: engine.store.documents },
         { total: budget, allocated: budget },
       );
       direct.push(performance.now() - started);
       started = performance.now();
-      await engine.pipeline.run({ task, budget }, { text: engine.store }, ["simple-keyword"]);
+      await engine.pipeline.run({ task, budget }, { text: engine.store.documents }, [
+        "simple-keyword",
+      ]);
       piped.push(performance.now() - started);
     }
   }

@@ -62,9 +62,9 @@ try {
 
   // The store's own search time inside each query: what the pipeline adds is the rest.
   const store = engine.store;
-  const search = store.searchText.bind(store);
+  const search = store.documents.searchText.bind(store.documents);
   let searching = 0;
-  store.searchText = async (query) => {
+  store.documents.searchText = async (query) => {
     const at = performance.now();
     try {
       return await search(query);

@@ -25,11 +25,15 @@ export type {
 export { SYMBOL_KINDS } from "./core/graph.js";
 export type { StrategyRun } from "./core/provenance.js";
 export type {
+  ContextStore,
+  DocumentStore,
   DocumentToStore,
+  IndexState,
   SearchText,
   ServerStorage,
   Store,
   StoreStats,
+  VectorStore,
 } from "./core/store.js";
 export {
   type Backends,

@@ -65,10 +65,11 @@ export async function explainEmptyAnswer(
 }
 
 async function indexedPaths(engine: ContextEngine): Promise<string[]> {
-  const resources = await engine.store.listResources();
+  const resources = await engine.store.documents.listResources();
   const paths: string[] = [];
   for (const resource of resources) {
-    for (const document of await engine.store.listDocuments(resource.id)) paths.push(document.path);
+    for (const document of await engine.store.documents.listDocuments(resource.id))
+      paths.push(document.path);
   }
   return paths;
 }

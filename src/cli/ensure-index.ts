@@ -22,7 +22,7 @@ export async function ensureIndex(
     readonly graph?: boolean;
   } = {},
 ): Promise<void> {
-  const resources = await engine.store.listResources();
+  const resources = await engine.store.documents.listResources();
   const { readOnly } = engine.store;
   if (resources.length > 0 && readOnly !== null) {
     writeErr(

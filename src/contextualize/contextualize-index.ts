@@ -75,7 +75,7 @@ export async function pendingDocuments(
   generator: ContextGenerator,
 ): Promise<PendingDocument[]> {
   const byDocument = new Map<number, PendingDocument & { chunks: ChunkContextState[] }>();
-  for (const state of await store.listChunkContextStates(sharedContextKey(generator))) {
+  for (const state of await store.contexts.listChunkContextStates(sharedContextKey(generator))) {
     if (state.contextKey === contextKey(generator, state.documentHash, state.chunkHash)) continue;
     let pending = byDocument.get(state.documentId);
     if (!pending) {
@@ -117,7 +117,7 @@ export async function contextualizeIndex(
   // pay for the same chunks: one at a time, the other leaves them to it.
   const paid = generator.name !== "none" && generator.name !== "structural";
   const holder = randomUUID();
-  const holdLease = () => store.takeLease(CONTEXT_LEASE, holder, CONTEXT_LEASE_EXPIRY_MS);
+  const holdLease = () => store.state.takeLease(CONTEXT_LEASE, holder, CONTEXT_LEASE_EXPIRY_MS);
   if (paid && pending.length > 0 && !(await holdLease())) return report(true);
   let done = 0;
   let lost = false;
@@ -137,7 +137,7 @@ export async function contextualizeIndex(
   try {
     await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker));
   } finally {
-    if (paid && pending.length > 0) await store.releaseLease(CONTEXT_LEASE, holder);
+    if (paid && pending.length > 0) await store.state.releaseLease(CONTEXT_LEASE, holder);
   }
   return report(lost);
 }
@@ -145,7 +145,7 @@ export async function contextualizeIndex(
 async function contextualizeDocument(pending: PendingDocument, options: ContextualizeOptions) {
   const { store, generator } = options;
   const outcome = { cached: 0, generated: 0, failed: 0, secret: 0 };
-  const all = await store.getDocumentChunks(pending.resourceId, pending.path);
+  const all = await store.documents.getDocumentChunks(pending.resourceId, pending.path);
   const byId = new Map(all.map((chunk) => [chunk.id, chunk]));
   const wanted = pending.chunks
     .map((state) => byId.get(state.chunkId))
@@ -183,7 +183,7 @@ async function contextualizeDocument(pending: PendingDocument, options: Contextu
     for (const chunk of wanted) update(chunk, structural(chunk), keyOf(chunk), "secret");
     outcome.secret += wanted.length;
   } else {
-    const cache = await store.getCachedContexts(wanted.map((chunk) => keyOf(chunk) ?? ""));
+    const cache = await store.contexts.getCachedContexts(wanted.map((chunk) => keyOf(chunk) ?? ""));
     const misses: StoredChunk[] = [];
     for (const chunk of wanted) {
       const cached = cache.get(keyOf(chunk) ?? "");
@@ -218,10 +218,10 @@ async function contextualizeDocument(pending: PendingDocument, options: Contextu
           outcome.failed++;
         }
       });
-      await store.putCachedContexts(fresh);
+      await store.contexts.putCachedContexts(fresh);
     }
   }
-  await store.updateChunkContexts(updates);
+  await store.contexts.updateChunkContexts(updates);
   return outcome;
 }
 

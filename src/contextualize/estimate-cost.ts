@@ -54,11 +54,11 @@ export async function estimateCost(
     const keys = pending.chunks.map(
       (state) => contextKey(generator, pending.documentHash, state.chunkHash) ?? "",
     );
-    const cache = await store.getCachedContexts(keys);
+    const cache = await store.contexts.getCachedContexts(keys);
     const misses = pending.chunks.filter((_, index) => !cache.has(keys[index] ?? ""));
     totals.cached += pending.chunks.length - misses.length;
     if (misses.length === 0) continue;
-    const all = await store.getDocumentChunks(pending.resourceId, pending.path);
+    const all = await store.documents.getDocumentChunks(pending.resourceId, pending.path);
     const missing = new Set(misses.map((state) => state.chunkId));
     const documentTokens = Math.min(
       settings.maxDocumentTokens,

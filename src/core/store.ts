@@ -154,24 +154,11 @@ export interface IndexingLock {
 }
 
 /**
- * Persistent index: resources, documents, chunks and their full-text index.
- * SQL dialects stay inside adapters; the core only sees this interface.
+ * Resources, their documents and chunks, and the full-text index over them:
+ * what an index run writes and keyword search reads.
  */
-export interface Store extends TextBackend, GraphBackend, HistoryStore, PlanStore {
-  /** Where the store lives, for messages (a file path or a connection name). */
-  readonly location: string;
-  /**
-   * Why the store can only be read, in a few words ("the disk is full"): an
-   * index that cannot be written where it lies is opened to answer from as it
-   * is. Null when it can be written.
-   */
-  readonly readOnly: string | null;
+export interface DocumentStore extends TextBackend {
   listResources(): Promise<Resource[]>;
-  /**
-   * A failure of this store (thrown by any of its calls) as an error a user can
-   * act on, naming the store: the database's own codes stay in the adapter.
-   */
-  explainFailure(error: unknown): unknown;
   /** Returns the resource for `root`, recording it when new. */
   ensureResource(root: string, kind: ResourceKind): Promise<Resource>;
   /**
@@ -179,21 +166,6 @@ export interface Store extends TextBackend, GraphBackend, HistoryStore, PlanStor
    * was copied); false, changing nothing, when another resource has that root.
    */
   moveResource(resourceId: string, root: string): Promise<boolean>;
-  /**
-   * Takes the named lease for `holder` (or renews it, for its holder) unless
-   * another holder renewed it within `expiryMs`: work that only one process at a
-   * time should do, such as paying a model for contexts. True when held.
-   */
-  takeLease(name: string, holder: string, expiryMs: number): Promise<boolean>;
-  /** Gives the named lease up, if `holder` holds it. */
-  releaseLease(name: string, holder: string): Promise<void>;
-  /**
-   * Taken by an index run for its whole length: a second indexer of the project
-   * waits up to `waitMs`, then fails with an IndexBusyError (a query's refresh
-   * then answers from the index as it is). Readers never wait. A store whose
-   * every write batch serializes writers on its own may hand out a lock that holds nothing.
-   */
-  lockIndexing(waitMs: number): Promise<IndexingLock>;
   /** Removes a resource with all its documents; returns how many documents went. */
   removeResource(resourceId: string): Promise<number>;
   /** Records a finished index run of a resource and what it skipped (secret and other files by name). */
@@ -225,12 +197,10 @@ export interface Store extends TextBackend, GraphBackend, HistoryStore, PlanStor
   /** Whether `compact` would rebuild now (for running it elsewhere, such as another thread). */
   compactionDue(): Promise<boolean>;
   getChunks(chunkIds: readonly number[]): Promise<StoredChunk[]>;
-  /** Chunks of one document in line order; with `limit`, only its first that many. */
-  getDocumentChunks(resourceId: string, path: string, limit?: number): Promise<StoredChunk[]>;
-  stats(): Promise<StoreStats>;
-  /** A value of the index's own metadata, null when unset. */
-  getMeta(key: string): Promise<string | null>;
-  setMeta(key: string, value: string): Promise<void>;
+}
+
+/** Chunks' contexts and the cache of generated ones, kept across runs. */
+export interface ContextStore {
   /**
    * Context state of every chunk, or only of those whose context key is not
    * `unlessKey` (null included) when given: a generator whose key is the same
@@ -241,8 +211,12 @@ export interface Store extends TextBackend, GraphBackend, HistoryStore, PlanStor
   updateChunkContexts(updates: readonly ChunkContextUpdate[]): Promise<void>;
   getCachedContexts(keys: readonly string[]): Promise<Map<string, string>>;
   putCachedContexts(entries: readonly CachedContext[]): Promise<void>;
+}
+
+/** Chunk vectors per embedder. */
+export interface VectorStore {
   /** False when this store cannot hold vectors (the vector extension failed to load). */
-  readonly vectorsAvailable: boolean;
+  readonly available: boolean;
   /** Distinct chunk texts with no vector from this embedder yet, oldest chunks first. */
   listUnembedded(embedderId: string, limit: number): Promise<EmbeddingWork[]>;
   putEmbeddings(
@@ -259,11 +233,62 @@ export interface Store extends TextBackend, GraphBackend, HistoryStore, PlanStor
   embeddingCoverage(embedderId: string): Promise<{ embedded: number; total: number }>;
   /** Drops vectors of texts no chunk has any more; returns how many. */
   pruneEmbeddings(): Promise<number>;
+}
+
+/** The index's own state: metadata, leases and locks, the project's record and breakers. */
+export interface IndexState {
+  /** A value of the index's own metadata, null when unset. */
+  getMeta(key: string): Promise<string | null>;
+  setMeta(key: string, value: string): Promise<void>;
+  /**
+   * Takes the named lease for `holder` (or renews it, for its holder) unless
+   * another holder renewed it within `expiryMs`: work that only one process at a
+   * time should do, such as paying a model for contexts. True when held.
+   */
+  takeLease(name: string, holder: string, expiryMs: number): Promise<boolean>;
+  /** Gives the named lease up, if `holder` holds it. */
+  releaseLease(name: string, holder: string): Promise<void>;
+  /**
+   * Taken by an index run for its whole length: a second indexer of the project
+   * waits up to `waitMs`, then fails with an IndexBusyError (a query's refresh
+   * then answers from the index as it is). Readers never wait. A store whose
+   * every write batch serializes writers on its own may hand out a lock that holds nothing.
+   */
+  lockIndexing(waitMs: number): Promise<IndexingLock>;
   /** The project's record (an empty one when never written). */
   getProject(name: string): Promise<ProjectRecord>;
   /** Sets (or with null clears) the project's enabled-strategy override. */
   setProjectStrategies(name: string, strategies: readonly string[] | null): Promise<void>;
   listBreakers(project: string): Promise<BreakerRecord[]>;
   saveBreaker(project: string, record: BreakerRecord): Promise<void>;
+}
+
+/**
+ * Persistent index, one port per role: each adapter assembles its parts over
+ * one connection. SQL dialects stay inside adapters; the core only sees these
+ * interfaces, and a consumer takes only the roles it uses.
+ */
+export interface Store {
+  /** Where the store lives, for messages (a file path or a connection name). */
+  readonly location: string;
+  /**
+   * Why the store can only be read, in a few words ("the disk is full"): an
+   * index that cannot be written where it lies is opened to answer from as it
+   * is. Null when it can be written.
+   */
+  readonly readOnly: string | null;
+  /**
+   * A failure of this store (thrown by any of its calls) as an error a user can
+   * act on, naming the store: the database's own codes stay in the adapter.
+   */
+  explainFailure(error: unknown): unknown;
+  readonly documents: DocumentStore;
+  readonly contexts: ContextStore;
+  readonly vectors: VectorStore;
+  readonly graph: GraphBackend;
+  readonly history: HistoryStore;
+  readonly plans: PlanStore;
+  readonly state: IndexState;
+  stats(): Promise<StoreStats>;
   close(): Promise<void>;
 }

@@ -40,15 +40,15 @@ export async function embedIndex(
   options: { onProgress?: (progress: EmbedProgress) => void; signal?: AbortSignal } = {},
 ): Promise<EmbedReport> {
   const started = performance.now();
-  const pruned = await store.pruneEmbeddings();
-  const before = await store.embeddingCoverage(embedder.id);
+  const pruned = await store.vectors.pruneEmbeddings();
+  const before = await store.vectors.embeddingCoverage(embedder.id);
   const pending = before.total - before.embedded;
   let embedded = 0;
   let error: string | null = null;
   let deferred = false;
   const step = embedder.batchSize * 4;
   const holder = randomUUID();
-  const holdLease = () => store.takeLease(EMBED_LEASE, holder, EMBED_LEASE_EXPIRY_MS);
+  const holdLease = () => store.state.takeLease(EMBED_LEASE, holder, EMBED_LEASE_EXPIRY_MS);
   try {
     for (;;) {
       options.signal?.throwIfAborted();
@@ -56,13 +56,13 @@ export async function embedIndex(
         deferred = true;
         break;
       }
-      const work = await store.listUnembedded(embedder.id, step);
+      const work = await store.vectors.listUnembedded(embedder.id, step);
       if (work.length === 0) break;
       const vectors = await embedder.embed(
         work.map((item) => item.text),
         options.signal ? { signal: options.signal } : {},
       );
-      await store.putEmbeddings(
+      await store.vectors.putEmbeddings(
         embedder.id,
         embedder.dimensions,
         work.map((item, index) => ({
@@ -78,12 +78,12 @@ export async function embedIndex(
     if (options.signal?.aborted) throw caught;
     error = (caught as Error).message.split("\n")[0] ?? "embedding failed";
   } finally {
-    if (pending > 0) await store.releaseLease(EMBED_LEASE, holder);
+    if (pending > 0) await store.state.releaseLease(EMBED_LEASE, holder);
   }
   return {
     embedder: embedder.id,
     embedded,
-    coverage: await store.embeddingCoverage(embedder.id),
+    coverage: await store.vectors.embeddingCoverage(embedder.id),
     pruned,
     elapsedMs: Math.round(performance.now() - started),
     error,

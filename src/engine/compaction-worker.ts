@@ -9,7 +9,7 @@ const { file } = workerData as { file: string };
 async function run(): Promise<CompactionReply> {
   const store = SqliteStore.open(file, { create: false });
   try {
-    await store.compact(documentSearchTexts);
+    await store.documents.compact(documentSearchTexts);
     return { done: true };
   } finally {
     await store.close();

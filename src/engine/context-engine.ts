@@ -106,7 +106,7 @@ export class ContextEngine {
     this.counter = counter;
     this.requests = new KeptRequests(storeFile);
     this.graph = new CachedGraphSource(store, storeFile ? packedGraphFile(storeFile) : null);
-    this.plans = new ProjectPlans(store, project);
+    this.plans = new ProjectPlans(store.plans, project);
   }
 
   static async open(options: OpenOptions = {}): Promise<ContextEngine> {
@@ -129,7 +129,7 @@ export class ContextEngine {
     const opened = await openIndex(root, location, project, config, options.ifMissing ?? "create");
     const { store } = opened;
     const breakers = new ProjectBreakers(config.strategies.settingsFor, opened.breakers, {
-      save: (record) => store.saveBreaker(project, record),
+      save: (record) => store.state.saveBreaker(project, record),
     });
     const pipeline = new StrategyPipeline({
       registry,
@@ -290,7 +290,7 @@ export class ContextEngine {
     if (options.strategies) this.registry.assertEnabled(options.strategies, "requested strategies");
     // Naming a plan asks for its decisions, whatever the project's list.
     else if (plan && !enabled.includes(PLAN_STRATEGY)) enabled = [...enabled, PLAN_STRATEGY];
-    const resources = await this.store.listResources();
+    const resources = await this.store.documents.listResources();
     const { tiers, hydration } = this.config;
     const { includeSecrets } = hydration;
     const hot = hotTier(resources, tiers, this.queryCounter, limit, options.paths, includeSecrets);
@@ -328,7 +328,7 @@ export class ContextEngine {
 
   /** Fragment ids as outputs show them: without the resource while the index has one root. */
   async fragmentIds(): Promise<(id: string) => string> {
-    const resources = await this.store.listResources();
+    const resources = await this.store.documents.listResources();
     return fragmentIdShower(resources.map((resource) => resource.id));
   }
 
@@ -346,17 +346,21 @@ export class ContextEngine {
    * project's roots; a file that holds secrets is refused unless they are served.
    */
   async readFragment(address: FragmentAddress): Promise<FragmentText> {
-    return readFragment(await this.store.listResources(), address, this.config.hydration);
+    return readFragment(await this.store.documents.listResources(), address, this.config.hydration);
   }
 
   /** How many files changed, appeared or disappeared since the last index run. */
   async staleness(): Promise<Staleness> {
-    return measureStaleness(this.store, await this.store.listResources(), this.config.hydration);
+    return measureStaleness(
+      this.store,
+      await this.store.documents.listResources(),
+      this.config.hydration,
+    );
   }
 
   /** README, AGENTS.md and similar files at the top of each root. */
   async pinnedFiles(): Promise<PinnedFile[]> {
-    const resources = await this.store.listResources();
+    const resources = await this.store.documents.listResources();
     // Before the first index run the project root is the only root.
     const includeSecrets = this.config.hydration.includeSecrets;
     return resources.length > 0
@@ -374,12 +378,12 @@ export class ContextEngine {
     name: string,
     options: { kind?: string; path?: string; limit?: number } = {},
   ): Promise<SymbolRecord[]> {
-    return withDocs(await findSymbols(this.store, name, options), this.store);
+    return withDocs(await findSymbols(this.store.graph, name, options), this.store.documents);
   }
 
   /** A symbol's definitions and uses (`ctx refs`, MCP `find_references`). */
   findReferences(symbol: string, path?: string): Promise<SymbolReferences> {
-    return findReferences(this.store, symbol, path);
+    return findReferences(this.store.graph, symbol, path);
   }
 
   /** Ranked chunks for a keyword query, best first. */
@@ -387,7 +391,7 @@ export class ContextEngine {
     if (!Number.isInteger(limit) || limit <= 0) {
       throw new UsageError(`limit must be a positive whole number, got ${limit}`);
     }
-    return this.store.searchText({
+    return this.store.documents.searchText({
       terms: queryTerms(query),
       limit,
       ...(paths ? { pathPrefixes: paths } : {}),
@@ -457,7 +461,7 @@ export class ContextEngine {
   /** What the strategies can use for a query (see engineBackends). */
   async backends(): Promise<Backends> {
     this.reranker ??= createReranker(this.config.rerank, this.env);
-    const embedder = this.store.vectorsAvailable ? await this.embedderFor() : null;
+    const embedder = this.store.vectors.available ? await this.embedderFor() : null;
     const { reranker, graph, plans, history } = this;
     return engineBackends(this.store, this.config, { embedder, reranker, graph, plans, history });
   }

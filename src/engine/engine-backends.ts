@@ -26,9 +26,9 @@ export async function engineBackends(
 ): Promise<Backends> {
   const temporal = await temporalBackendFor(store, config.history, parts.history);
   const { embedder } = parts;
-  const embedded = embedder && (await store.embeddingCoverage(embedder.id)).embedded > 0;
+  const embedded = embedder && (await store.vectors.embeddingCoverage(embedder.id)).embedded > 0;
   return {
-    text: sharedSearches(store),
+    text: sharedSearches(store.documents),
     ...(embedder && embedded ? { vector: vectorBackend(store, embedder) } : {}),
     ...(parts.reranker ? { reranker: parts.reranker } : {}),
     ...(config.graph ? { graph: parts.graph } : {}),

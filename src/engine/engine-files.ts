@@ -72,7 +72,7 @@ export async function describeEmbeddings(
   } catch (error) {
     return { embedder: choice.name, reason: (error as Error).message, coverage: null };
   }
-  const coverage = embedder ? await store.embeddingCoverage(embedder.id) : null;
+  const coverage = embedder ? await store.vectors.embeddingCoverage(embedder.id) : null;
   return { embedder: embedder?.id ?? choice.name, reason: choice.reason, coverage };
 }
 

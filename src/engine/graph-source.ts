@@ -89,7 +89,7 @@ export class CachedGraphSource implements GraphSource {
    * `saveLater`: keep the build in the index only after a quiet spell (a watcher's batch).
    */
   async load(known?: KnownGraphFiles, saveLater = false): Promise<LoadedGraph> {
-    const generation = await this.store.graphGeneration();
+    const generation = await this.store.graph.graphGeneration();
     if (this.cached?.generation !== generation) {
       const previous = this.cached?.built.catch(() => null) ?? Promise.resolve(null);
       const built = previous.then((base) => this.read(generation, base, known, saveLater));
@@ -136,7 +136,7 @@ export class CachedGraphSource implements GraphSource {
   /** The packed graph beside the index file, when the index names it; null when there is none. */
   private async readPacked(): Promise<KeptGraph | null> {
     if (!this.packedFile) return null;
-    const named = await this.store.getMeta(PACKED_GRAPH_KEY).catch(() => null);
+    const named = await this.store.state.getMeta(PACKED_GRAPH_KEY).catch(() => null);
     if (!named) return null;
     // Only a regular file, read whole: never a FIFO or a device put in its place. Read
     // off the main thread: a process may have started git meanwhile (see warm).
@@ -148,7 +148,7 @@ export class CachedGraphSource implements GraphSource {
 
   /** The graph kept as text in the index (by an earlier version, or a store with no file). */
   private async readText(): Promise<KeptGraph | null> {
-    const stored = await this.store.getMeta(GRAPH_CACHE_KEY).catch(() => null);
+    const stored = await this.store.state.getMeta(GRAPH_CACHE_KEY).catch(() => null);
     const parsed = stored ? parseGraph(stored) : null;
     if (!parsed) return null;
     const graph = new CodeGraph(parsed.parts, parsed.centrality);
@@ -167,7 +167,7 @@ export class CachedGraphSource implements GraphSource {
   private async save(built: BuiltGraph): Promise<void> {
     // Keeping it is only a saving: a read-only or busy index answers all the same.
     if (await this.savePacked(built).catch(() => false)) return;
-    await this.store
+    await this.store.state
       .setMeta(
         GRAPH_CACHE_KEY,
         serializeGraph(built.generation, built.graph, built.graph.centrality),
@@ -197,20 +197,21 @@ export class CachedGraphSource implements GraphSource {
       await rm(aside, { force: true }).catch(() => undefined);
       throw error;
     }
-    await this.store.setMeta(PACKED_GRAPH_KEY, stampText(stamp));
-    if (await this.store.getMeta(GRAPH_CACHE_KEY)) await this.store.setMeta(GRAPH_CACHE_KEY, "");
+    await this.store.state.setMeta(PACKED_GRAPH_KEY, stampText(stamp));
+    if (await this.store.state.getMeta(GRAPH_CACHE_KEY))
+      await this.store.state.setMeta(GRAPH_CACHE_KEY, "");
     return true;
   }
 
   private async build(known?: KnownGraphFiles): Promise<BuiltGraph> {
-    const loaded = await this.store.loadGraph(known);
+    const loaded = await this.store.graph.loadGraph(known);
     return { generation: loaded.generation, graph: CodeGraph.fromRecords(loaded.files) };
   }
 
   /** `base` with the files written since its generation; null when a full build is called for. */
   private async update(base: KeptGraph): Promise<BuiltGraph | null> {
     const limit = Math.max(ALWAYS_UPDATED_FILES, MAX_UPDATED_SHARE * base.graph.files.length);
-    const since = await this.store.loadGraphSince(base.generation, limit);
+    const since = await this.store.graph.loadGraphSince(base.generation, limit);
     const written = since.written;
     // A graph from the future (the index file was put back from a copy) says nothing.
     if (!written || Number(since.generation) < Number(base.generation)) return null;
@@ -232,11 +233,11 @@ export class CachedGraphSource implements GraphSource {
       for (const [name, count] of counts) if (count !== 0) names.add(name);
     }
     const writtenKeys = new Set(written.map(graphFileKey));
-    const reread = (await this.store.loadGraphReferencing([...names])).filter(
+    const reread = (await this.store.graph.loadGraphReferencing([...names])).filter(
       (record) => !writtenKeys.has(graphFileKey(record)),
     );
     // Rows read in two steps must be of one generation.
-    if ((await this.store.graphGeneration()) !== since.generation) return null;
+    if ((await this.store.graph.graphGeneration()) !== since.generation) return null;
     const updated = updateGraphParts(
       base.graph instanceof CodeGraph ? base.graph : base.graph.parts(),
       since.files,

@@ -70,9 +70,9 @@ export function indexProject(
     return pool ?? inThread();
   };
   const compact = async (): Promise<void> => {
-    if (!(await store.compactionDue())) return;
+    if (!(await store.documents.compactionDue())) return;
     const ran = options.storeFile !== null && (await compactInWorker(options.storeFile));
-    if (!ran) await store.compact(documentSearchTexts);
+    if (!ran) await store.documents.compact(documentSearchTexts);
   };
   return indexResources(roots, {
     store,

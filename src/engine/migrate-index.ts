@@ -37,13 +37,13 @@ export async function migrateIndex(
   try {
     const store = await PostgresStore.open(to, { ...target, create: true });
     try {
-      if ((await store.listResources()).length > 0) {
+      if ((await store.documents.listResources()).length > 0) {
         throw new StoreError(
           store.location,
           `project ${target.project} already holds an index there; copy into another project ([store] project) or schema ([store] schema)`,
         );
       }
-      const lock = await store.lockIndexing(INDEXING_WAIT_MS);
+      const lock = await store.state.lockIndexing(INDEXING_WAIT_MS);
       try {
         return await copy(reader, store);
       } finally {
@@ -65,14 +65,14 @@ async function copy(reader: SqliteIndexReader, store: PostgresStore): Promise<Mi
   for (const resource of resources) {
     await store.importResource(resource);
     for (const batch of reader.documents(resource.id, documentSearchTexts, DOCUMENT_BATCH)) {
-      await store.writeDocuments(batch);
+      await store.documents.writeDocuments(batch);
       documents += batch.length;
       chunks += batch.reduce((sum, document) => sum + document.chunks.length, 0);
     }
     const history = reader.history(resource.id);
     for (let start = 0; start < history.commits.length; start += COMMIT_BATCH) {
       const last = start + COMMIT_BATCH >= history.commits.length;
-      await store.writeHistory({
+      await store.history.writeHistory({
         resourceId: resource.id,
         add: history.commits.slice(start, start + COMMIT_BATCH),
         remove: [],
@@ -81,26 +81,27 @@ async function copy(reader: SqliteIndexReader, store: PostgresStore): Promise<Mi
       });
     }
     if (history.identifiers.length > 0)
-      await store.setCommitIdentifiers(resource.id, history.identifiers);
+      await store.history.setCommitIdentifiers(resource.id, history.identifiers);
     commits += history.commits.length;
   }
   let vectors = 0;
   for (const { embedderId, dimensions, entries } of reader.vectors(ROW_BATCH)) {
-    await store.putEmbeddings(embedderId, dimensions, entries);
+    await store.vectors.putEmbeddings(embedderId, dimensions, entries);
     vectors += entries.length;
   }
   const cached = reader.cachedContexts();
   for (let start = 0; start < cached.length; start += ROW_BATCH) {
-    await store.putCachedContexts(cached.slice(start, start + ROW_BATCH));
+    await store.contexts.putCachedContexts(cached.slice(start, start + ROW_BATCH));
   }
   for (const key of COPIED_META) {
     const value = reader.meta(key);
-    if (value !== null) await store.setMeta(key, value);
+    if (value !== null) await store.state.setMeta(key, value);
   }
   for (const { name, strategies } of reader.projectSettings()) {
-    await store.setProjectStrategies(name, strategies);
+    await store.state.setProjectStrategies(name, strategies);
   }
-  for (const { project, record } of reader.breakers()) await store.saveBreaker(project, record);
+  for (const { project, record } of reader.breakers())
+    await store.state.saveBreaker(project, record);
   const plans = reader.plans();
   await store.importPlans(plans);
   return {

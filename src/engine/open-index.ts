@@ -89,6 +89,6 @@ async function openServerIndex(
 }
 
 async function breakersOf(store: Store, project: string): Promise<Map<string, BreakerRecord>> {
-  const saved = await store.listBreakers(project);
+  const saved = await store.state.listBreakers(project);
   return new Map(saved.map((record) => [record.strategy, record]));
 }

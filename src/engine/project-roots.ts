@@ -26,15 +26,18 @@ function within(path: string, folder: string): boolean {
 export async function followProject(store: Store, root: string, indexFile: string): Promise<void> {
   const project = realpathSync(root);
   if (!within(realpathSync(indexFile), project)) return;
-  const recorded = await store.getMeta(PROJECT_ROOT_KEY);
+  const recorded = await store.state.getMeta(PROJECT_ROOT_KEY);
   if (recorded === project) return;
   if (recorded !== null) {
-    for (const resource of await store.listResources()) {
+    for (const resource of await store.documents.listResources()) {
       if (!within(resource.root, recorded)) continue;
-      await store.moveResource(resource.id, join(project, relative(recorded, resource.root)));
+      await store.documents.moveResource(
+        resource.id,
+        join(project, relative(recorded, resource.root)),
+      );
     }
   }
-  await store.setMeta(PROJECT_ROOT_KEY, project);
+  await store.state.setMeta(PROJECT_ROOT_KEY, project);
 }
 
 /**
@@ -46,7 +49,7 @@ export async function forgetRoot(
   path: string,
 ): Promise<{ root: string; documents: number }> {
   const wanted = resolve(path);
-  const resources = await store.listResources();
+  const resources = await store.documents.listResources();
   const match =
     resources.find((resource) => resource.root === wanted) ??
     resources.find((resource) => existsSync(wanted) && resource.root === realpathSync(wanted));
@@ -54,12 +57,12 @@ export async function forgetRoot(
     const roots = resources.map((resource) => resource.root).join(", ") || "none";
     throw new UsageError(`${wanted} is not a root of this index (its roots: ${roots})`);
   }
-  return { root: match.root, documents: await store.removeResource(match.id) };
+  return { root: match.root, documents: await store.documents.removeResource(match.id) };
 }
 
 /** The roots the index covers, or `root` for an index that covers none yet. */
 export async function coveredRoots(store: Store, root: string): Promise<string[]> {
-  const resources = await store.listResources();
+  const resources = await store.documents.listResources();
   return resources.length > 0 ? resources.map((resource) => resource.root) : [root];
 }
 
@@ -67,12 +70,12 @@ export async function coveredRoots(store: Store, root: string): Promise<string[]
 export async function rootsWithPresence(
   store: Store,
 ): Promise<(Resource & { readonly missing: boolean; readonly history: HistorySpan | null })[]> {
-  const resources = await store.listResources();
+  const resources = await store.documents.listResources();
   return Promise.all(
     resources.map(async (resource) => ({
       ...resource,
       missing: !existsSync(resource.root),
-      history: resource.kind === "git" ? await store.historySpan(resource.id) : null,
+      history: resource.kind === "git" ? await store.history.historySpan(resource.id) : null,
     })),
   );
 }

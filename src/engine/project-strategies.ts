@@ -11,7 +11,7 @@ export async function enabledStrategiesOf(
   project: string,
   config: ResolvedConfig,
 ): Promise<EnabledStrategies> {
-  const record = await store.getProject(project);
+  const record = await store.state.getProject(project);
   if (record.enabledStrategies) {
     registry.assertEnabled(
       record.enabledStrategies,
@@ -35,5 +35,5 @@ export async function setProjectStrategies(
     if (strategies.length === 0) throw new UsageError("name at least one strategy with --strategy");
     registry.assertEnabled(strategies, "--strategy");
   }
-  await store.setProjectStrategies(project, strategies);
+  await store.state.setProjectStrategies(project, strategies);
 }

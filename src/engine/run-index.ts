@@ -131,7 +131,7 @@ export function ingestKey(
  * not change it); "" when none sets any.
  */
 async function aliasesKey(store: Store, roots: readonly string[]): Promise<string> {
-  const recorded = (await store.listResources()).map((resource) => resource.root);
+  const recorded = (await store.documents.listResources()).map((resource) => resource.root);
   const all = [...new Set([...recorded, ...roots])].sort();
   // By content, so a root named twice (as given and as its real path) counts once.
   const aliases = new Set(
@@ -162,7 +162,7 @@ export async function runIndex(
 ): Promise<IndexRunReport> {
   // Before any work: a generator that cannot load would fail only after every file was read.
   assertGeneratorInstalled(options.choice);
-  const lock = await store.lockIndexing(INDEXING_WAIT_MS);
+  const lock = await store.state.lockIndexing(INDEXING_WAIT_MS);
   try {
     return await indexUnderLock(roots, store, config, counter, options);
   } finally {
@@ -187,10 +187,10 @@ async function indexUnderLock(
   );
   // An empty store holds no stale chunks: recorded first, so a run interrupted
   // before its end does not make the next one re-chunk what it already wrote.
-  const empty = (await store.listResources()).length === 0;
-  if (empty) await store.setMeta("ingest_version", ingest);
+  const empty = (await store.documents.listResources()).length === 0;
+  if (empty) await store.state.setMeta("ingest_version", ingest);
   const force =
-    options.force === true || (!empty && (await store.getMeta("ingest_version")) !== ingest);
+    options.force === true || (!empty && (await store.state.getMeta("ingest_version")) !== ingest);
   // Stale chunking rules call for every file, not only the changed ones.
   const scope = force ? undefined : options.scope;
   const files = await indexProject(roots, store, config, counter, {
@@ -204,10 +204,10 @@ async function indexUnderLock(
     ...(options.onFilesWritten ? { onFilesWritten: options.onFilesWritten } : {}),
     ...(scope ? { scope } : {}),
   });
-  await store.setMeta("ingest_version", ingest);
+  await store.state.setMeta("ingest_version", ingest);
   const history = scope
     ? []
-    : await ingestHistories(store, files.resources, config.history, {
+    : await ingestHistories(store.history, files.resources, config.history, {
         ...(options.signal ? { signal: options.signal } : {}),
         ...(options.onProgress ? { onProgress: options.onProgress } : {}),
       });
@@ -250,7 +250,7 @@ async function indexUnderLock(
   });
   const { embedder } = options.embedder;
   const embeddings =
-    embedder && options.embed && store.vectorsAvailable
+    embedder && options.embed && store.vectors.available
       ? {
           ...noEmbedding,
           report: await embedIndex(store, embedder, {

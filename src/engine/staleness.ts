@@ -19,7 +19,9 @@ export async function measureStaleness(
   let added = 0;
   let removed = 0;
   for (const resource of resources) {
-    const known = new Map((await store.listDocuments(resource.id)).map((doc) => [doc.path, doc]));
+    const known = new Map(
+      (await store.documents.listDocuments(resource.id)).map((doc) => [doc.path, doc]),
+    );
     let discovered: Awaited<ReturnType<typeof discoverFiles>>;
     try {
       discovered = await discoverFiles(resource.root, limits);

@@ -33,7 +33,7 @@ export async function statusOf(engine: StatusSource): Promise<StatusReport> {
   return {
     tiers: tierCounts(
       hotFragments(
-        await store.listResources(),
+        await store.documents.listResources(),
         config.tiers.hot,
         counter,
         undefined,

@@ -39,7 +39,7 @@ export async function currentTreeStates(
  * refresh has nothing to do.
  */
 export async function matchesIndexedStates(store: Store, states: TreeStates): Promise<boolean> {
-  const stored = await store.getMeta(META_KEY);
+  const stored = await store.state.getMeta(META_KEY);
   return stored !== null && stored === JSON.stringify(states);
 }
 
@@ -65,13 +65,14 @@ export async function withTreeStates(
   indexRun: () => Promise<IndexRunReport>,
 ): Promise<IndexRunReport> {
   const states = run.whole ? (run.known ?? (await currentTreeStates(roots, config))) : null;
-  if (run.writes && (await store.getMeta(META_KEY)) !== "") await store.setMeta(META_KEY, "");
+  if (run.writes && (await store.state.getMeta(META_KEY)) !== "")
+    await store.state.setMeta(META_KEY, "");
   const report = await indexRun();
   const contexts = report.contexts.report;
   const complete =
     report.missingRoots.length === 0 &&
     report.history.every((history) => history.error === null) &&
     (contexts === null || (contexts.failed === 0 && !contexts.deferred));
-  if (states && complete) await store.setMeta(META_KEY, JSON.stringify(states));
+  if (states && complete) await store.state.setMeta(META_KEY, JSON.stringify(states));
   return report;
 }

@@ -8,7 +8,7 @@ export function vectorBackend(store: Store, embedder: Embedder): VectorBackend {
     embedderId: embedder.id,
     quality: embedder.quality,
     searchVectors: (vector, limit, pathPrefixes) =>
-      store.searchVectors(embedder.id, vector, limit, pathPrefixes),
+      store.vectors.searchVectors(embedder.id, vector, limit, pathPrefixes),
     embedQuery: async (text, signal) => {
       const [vector] = await embedder.embed([text], signal ? { signal } : {});
       if (!vector) throw new Error(`${embedder.id} returned no vector for the query`);

@@ -50,7 +50,7 @@ export async function pipelineRanker(
       graphs.set(store, graph);
     }
     const backends: Backends = {
-      text: store,
+      text: store.documents,
       ...(config.graph ? { graph } : {}),
       ...(options.embedder ? { vector: vectorBackend(store, options.embedder) } : {}),
       ...(options.reranker ? { reranker: options.reranker } : {}),

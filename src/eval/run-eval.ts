@@ -185,7 +185,7 @@ async function indexCorpus(
   files: readonly CorpusFile[],
   options: EvalOptions,
 ): Promise<Map<string, number>> {
-  const resource = await store.ensureResource(dir, "folder");
+  const resource = await store.documents.ensureResource(dir, "folder");
   const tokens = new Map<string, number>();
   const total = files.reduce((sum, file) => sum + file.units.length, 0);
   let done = 0;
@@ -226,12 +226,12 @@ async function indexCorpus(
     });
     done += chunks.length;
     if (batch.length >= 50) {
-      await store.writeDocuments(batch);
+      await store.documents.writeDocuments(batch);
       batch = [];
       options.onProgress?.("index", done, total);
     }
   }
-  await store.writeDocuments(batch);
+  await store.documents.writeDocuments(batch);
   options.onProgress?.("index", total, total);
   return tokens;
 }
@@ -251,7 +251,7 @@ async function contextualizeCorpus(
   dataset: BeirDataset,
   generator: ContextGenerator,
 ): Promise<{ generator: string; written: number; empty: number; failed: number }> {
-  const [resource] = await store.listResources();
+  const [resource] = await store.documents.listResources();
   let written = 0;
   let empty = 0;
   let failed = 0;
@@ -277,7 +277,7 @@ async function contextualizeCorpus(
       contexts = error instanceof ContextBatchError ? error.contexts : chunks.map(() => null);
     }
     const stored = new Map(
-      (await store.getDocumentChunks(resource?.id ?? "", file.path)).map((chunk) => [
+      (await store.documents.getDocumentChunks(resource?.id ?? "", file.path)).map((chunk) => [
         chunk.startLine,
         chunk,
       ]),
@@ -310,7 +310,7 @@ async function contextualizeCorpus(
       });
       written++;
     }
-    await store.updateChunkContexts(updates);
+    await store.contexts.updateChunkContexts(updates);
   }
   return { generator: generator.name, written, empty, failed };
 }

@@ -14,7 +14,7 @@ import type {
   TemporalBackend,
 } from "../core/history.js";
 import { readRegularFile } from "../core/read-regular-file.js";
-import type { Resource } from "../core/types.js";
+import type { Store } from "../core/store.js";
 import {
   NO_CONTENT_PROGRAMS,
   repositoryDriverOverrides,
@@ -266,19 +266,19 @@ export function countBlamedLines(porcelain: string): BlamedCommit[] {
 
 /** The temporal backend over every git checkout whose history has been read; null when none has any. */
 export async function temporalBackendFor(
-  store: HistoryBackend & { listResources(): Promise<readonly Resource[]> },
+  store: Pick<Store, "documents" | "history">,
   settings: HistorySettings,
   cache: HistoryCache,
 ): Promise<TemporalBackend | null> {
   if (!settings.enabled) return null;
   const roots = new Map<string, HistoryRoot>();
-  for (const resource of await store.listResources()) {
+  for (const resource of await store.documents.listResources()) {
     if (resource.kind !== "git") continue;
-    const span = await store.historySpan(resource.id);
+    const span = await store.history.historySpan(resource.id);
     if (span.commits > 0 && span.readAt)
       roots.set(resource.id, { root: resource.root, readAt: span.readAt });
   }
   return roots.size === 0
     ? null
-    : new GitTemporalBackend(store, roots, settings.coChangeMaxFiles, cache);
+    : new GitTemporalBackend(store.history, roots, settings.coChangeMaxFiles, cache);
 }

@@ -118,7 +118,9 @@ class WriteBatch {
     if (documents.length === 0) return;
     this.documents = [];
     this.bytes = 0;
-    const write = this.store.writeDocuments(documents).then(() => this.onWritten?.(documents));
+    const write = this.store.documents
+      .writeDocuments(documents)
+      .then(() => this.onWritten?.(documents));
     // Awaited by the next settle(); this only keeps it from counting as unhandled meanwhile.
     write.catch(() => undefined);
     this.writing = write;
@@ -188,7 +190,7 @@ export async function indexResources(
     }
     options.onProgress?.({ phase: "discover", root: realRoot });
     const discovery = await discoverFiles(realRoot, options.limits, scope);
-    const resource = await options.store.ensureResource(realRoot, discovery.kind);
+    const resource = await options.store.documents.ensureResource(realRoot, discovery.kind);
     resources.push({ id: resource.id, root: realRoot, kind: discovery.kind });
     const runSkipped = { ...discovery.skipped };
     const runSecrets = [...discovery.secretFiles];
@@ -208,7 +210,7 @@ export async function indexResources(
     runSecrets.sort((a, b) => (a.path < b.path ? -1 : 1));
     // A scoped run saw a few paths: the last full run's counts of skipped files stay.
     if (!scope) {
-      await options.store.recordRun(
+      await options.store.documents.recordRun(
         resource.id,
         runSkipped,
         new Date().toISOString(),
@@ -229,7 +231,7 @@ export async function indexResources(
     changed: counts.changed,
     removed: counts.removed,
   });
-  await (options.compact ?? (() => options.store.compact(documentSearchTexts)))();
+  await (options.compact ?? (() => options.store.documents.compact(documentSearchTexts)))();
   return {
     resources,
     ...counts,
@@ -273,7 +275,7 @@ async function indexFiles(
 ): Promise<void> {
   const { store } = options;
   const known = new Map(
-    (await store.listDocuments(resourceId))
+    (await store.documents.listDocuments(resourceId))
       .filter((doc) => inScope(doc.path))
       .map((doc) => [doc.path, doc]),
   );
@@ -355,7 +357,7 @@ async function indexFiles(
   }
   options.onProgress?.({ phase: "index", root, done: toRead.length, total: toRead.length });
   counts.removed += stale.length;
-  await store.removeDocuments(stale);
+  await store.documents.removeDocuments(stale);
 }
 
 async function apply(
@@ -388,7 +390,7 @@ async function apply(
     case "unchanged":
       counts.bytesRead += prepared.bytes;
       counts.unchanged++;
-      if (previous) await store.touchDocument(previous.id, file.size, file.mtimeMs);
+      if (previous) await store.documents.touchDocument(previous.id, file.size, file.mtimeMs);
       return;
     case "chunked":
       counts.bytesRead += prepared.bytes;

@@ -90,9 +90,9 @@ export class WatchClaim {
     clearInterval(this.renewal);
     await this.writing;
     // Another watcher of the same index may have written its claim since: that one stays.
-    const current = await this.store.getMeta(CLAIM_KEY).catch(() => null);
+    const current = await this.store.state.getMeta(CLAIM_KEY).catch(() => null);
     if (current === null || claimId(current) !== this.id) return;
-    await this.store.setMeta(CLAIM_KEY, "").catch(() => undefined);
+    await this.store.state.setMeta(CLAIM_KEY, "").catch(() => undefined);
   }
 
   private mark(state: ClaimState): void {
@@ -112,7 +112,7 @@ export class WatchClaim {
     };
     this.writing = this.writing
       .then(() =>
-        this.stopped ? undefined : this.store.setMeta(CLAIM_KEY, JSON.stringify(record)),
+        this.stopped ? undefined : this.store.state.setMeta(CLAIM_KEY, JSON.stringify(record)),
       )
       .catch(() => undefined);
   }
@@ -128,7 +128,7 @@ function claimId(text: string): string | undefined {
 
 /** The live claim of a watcher in another process on this machine, or null. */
 async function liveClaim(store: Store): Promise<ClaimRecord | null> {
-  const text = await store.getMeta(CLAIM_KEY);
+  const text = await store.state.getMeta(CLAIM_KEY);
   if (!text) return null;
   let record: ClaimRecord;
   try {

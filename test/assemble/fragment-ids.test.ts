@@ -44,7 +44,7 @@ describe("fragment ids", () => {
     );
     expect(hit).toBeDefined();
     const parsed = parseFragmentId(hit?.id ?? "");
-    const resources = await engine.store.listResources();
+    const resources = await engine.store.documents.listResources();
     expect(parsed?.resourceId).toBe(resources.find((resource) => resource.root === two)?.id);
     expect((await engine.readFragment({ id: hit?.id ?? "" })).text).toContain("settleLedger");
     // Without its resource the id is read from the first root, which lacks the file.

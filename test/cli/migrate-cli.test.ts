@@ -42,8 +42,8 @@ describe.runIf(runPostgres)("ctx migrate", () => {
     expect(runCli(["plan", "create", "Rework the cache"], root, home).code).toBe(0);
     // Vectors as an embedder would have paid for them.
     const sqlite = SqliteStore.open(file, { create: false });
-    const work = await sqlite.listUnembedded("paid-embedder", 100);
-    await sqlite.putEmbeddings(
+    const work = await sqlite.vectors.listUnembedded("paid-embedder", 100);
+    await sqlite.vectors.putEmbeddings(
       "paid-embedder",
       3,
       work.map((item, i) => ({
@@ -51,7 +51,7 @@ describe.runIf(runPostgres)("ctx migrate", () => {
         vector: new Float32Array([i + 1, 1, 0]),
       })),
     );
-    const coverage = await sqlite.embeddingCoverage("paid-embedder");
+    const coverage = await sqlite.vectors.embeddingCoverage("paid-embedder");
     await sqlite.close();
 
     const migrated = runCli(
@@ -97,10 +97,14 @@ describe.runIf(runPostgres)("ctx migrate", () => {
       );
     expect(plans(server)).toEqual(["Rework the cache"]);
     const postgres = await PostgresStore.open(TEST_DATABASE_URL, { project: "team/demo", schema });
-    expect(await postgres.embeddingCoverage("paid-embedder")).toEqual(coverage);
+    expect(await postgres.vectors.embeddingCoverage("paid-embedder")).toEqual(coverage);
     expect(
       (
-        await postgres.fileCommits((await postgres.listResources())[0]?.id ?? "", "src/retry.ts", 5)
+        await postgres.history.fileCommits(
+          (await postgres.documents.listResources())[0]?.id ?? "",
+          "src/retry.ts",
+          5,
+        )
       ).map((c) => c.subject),
     ).toEqual(["Retry three times as long", "initial"]);
     await postgres.close();

@@ -99,7 +99,7 @@ describe("contextualizing an index with a model", () => {
       expect(paid).toMatchObject({ pending: chunks, generated: chunks });
       expect(reports.find((report) => report?.deferred)).toMatchObject({ generated: 0, cached: 0 });
       expect((await engine.store.stats()).contexts).toEqual({ generated: chunks });
-      expect(await engine.store.getMeta("contextualize_lease")).toBeNull();
+      expect(await engine.store.state.getMeta("contextualize_lease")).toBeNull();
 
       // The lease was given back: the next run (nothing pending) goes ahead.
       server.delayMs = 0;

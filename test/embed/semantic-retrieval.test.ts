@@ -97,7 +97,7 @@ describe("vectors in the index", () => {
       expect(reports.find((report) => report?.deferred)?.embedded).toBe(0);
       const done = reports.find((report) => !report?.deferred);
       expect(done?.coverage.embedded).toBe(done?.coverage.total);
-      expect(await first.store.getMeta("embed_lease")).toBeNull();
+      expect(await first.store.state.getMeta("embed_lease")).toBeNull();
     } finally {
       await second.close();
       await first.close();
@@ -118,7 +118,7 @@ describe("vectors in the index", () => {
       expect(report.embeddings.report?.embedder).toBe("openai-compatible:model-b:64");
       const total = report.embeddings.report?.coverage.total ?? 0;
       expect(report.embeddings.report?.embedded).toBe(total);
-      expect(await b.store.embeddingCoverage("openai-compatible:model-a:64")).toEqual({
+      expect(await b.store.vectors.embeddingCoverage("openai-compatible:model-a:64")).toEqual({
         embedded: total,
         total,
       });

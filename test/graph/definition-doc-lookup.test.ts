@@ -84,9 +84,9 @@ describe("definition docs on look-up", () => {
       .run("Closes the account once nothing is owed.");
     writable.close();
     const store = engine.store;
-    const read = store.getDocumentChunks.bind(store);
+    const read = store.documents.getDocumentChunks.bind(store);
     const paths: string[] = [];
-    store.getDocumentChunks = (resourceId, path, limit) => {
+    store.documents.getDocumentChunks = (resourceId, path, limit) => {
       paths.push(path);
       return read(resourceId, path, limit);
     };

@@ -34,11 +34,15 @@ describe("the code graph after files change", () => {
     engine = await ContextEngine.open({ start: root, cwd: root });
     await engine.index();
     store = SqliteStore.open(join(root, ".ctx/index.db"), { create: false });
-    const counting = Object.create(store) as SqliteStore;
-    counting.loadGraph = () => {
-      fullBuilds++;
-      return store.loadGraph();
-    };
+    const counting: SqliteStore = Object.assign(Object.create(store), {
+      graph: {
+        ...store.graph,
+        loadGraph: () => {
+          fullBuilds++;
+          return store.graph.loadGraph();
+        },
+      },
+    });
     source = new CachedGraphSource(counting);
   });
   afterAll(async () => {
@@ -46,7 +50,7 @@ describe("the code graph after files change", () => {
     await engine.close();
   });
 
-  const fullBuild = async () => CodeGraph.fromRecords((await store.loadGraph()).files);
+  const fullBuild = async () => CodeGraph.fromRecords((await store.graph.loadGraph()).files);
 
   async function change(files: Record<string, string | null>): Promise<void> {
     for (const [path, text] of Object.entries(files)) {

@@ -190,7 +190,7 @@ describe("breadth-depth-navigator over copies of one file", () => {
       const navigator = new BreadthDepthNavigatorStrategy(o200kCounter, DEFAULT_NAVIGATOR_SETTINGS);
       const fragments = await navigator.assemble(
         { task: "formatPrice rounding of the cart total", budget: 4000 },
-        { text: store, graph: new CachedGraphSource(store) },
+        { text: store.documents, graph: new CachedGraphSource(store) },
         { total: 4000, allocated: 4000 },
       );
       const copies = ["src/lib/format.ts", "mirror/lib/format.ts"];
@@ -198,7 +198,7 @@ describe("breadth-depth-navigator over copies of one file", () => {
         .map((f) => (f.source.kind === "file" ? f.source.path : ""))
         .filter((path) => copies.includes(path));
       // One copy (the packer would drop the second), the one the text search ranks first.
-      const hits = await store.searchText({
+      const hits = await store.documents.searchText({
         terms: queryTerms("formatPrice rounding of the cart total"),
         limit: 20,
       });

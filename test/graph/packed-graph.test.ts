@@ -192,11 +192,15 @@ describe("a packed graph behind the index", () => {
     try {
       await engine.index();
       let fullBuilds = 0;
-      const counting = Object.create(store) as SqliteStore;
-      counting.loadGraph = () => {
-        fullBuilds++;
-        return store.loadGraph();
-      };
+      const counting: SqliteStore = Object.assign(Object.create(store), {
+        graph: {
+          ...store.graph,
+          loadGraph: () => {
+            fullBuilds++;
+            return store.graph.loadGraph();
+          },
+        },
+      });
       // A second process's view: it reads the packed file the index run kept.
       const source = new CachedGraphSource(counting, join(root, ".ctx/index-graph.pack"));
       expect(await source.load()).toBeInstanceOf(PackedGraph);
@@ -207,7 +211,7 @@ describe("a packed graph behind the index", () => {
       await engine.index();
       const updated = await source.load();
       expect(fullBuilds).toBe(0);
-      const full = CodeGraph.fromRecords((await store.loadGraph()).files);
+      const full = CodeGraph.fromRecords((await store.graph.loadGraph()).files);
       expect([...updated.nodes]).toEqual([...full.nodes]);
       expect([...updated.files]).toEqual([...full.files]);
       expect([...updated.uses.targets]).toEqual([...full.uses.targets]);

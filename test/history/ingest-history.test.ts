@@ -27,7 +27,7 @@ let adapter: StoreAdapter = sqliteAdapter;
 
 async function storeFor(root: string): Promise<{ store: Store; resource: Resource }> {
   const store = await adapter.place().open();
-  return { store, resource: await store.ensureResource(root, "git") };
+  return { store, resource: await store.documents.ensureResource(root, "git") };
 }
 
 const lines = (n: number, tag = "line") =>
@@ -51,9 +51,9 @@ describe.each(STORE_ADAPTER_ROWS)("git history ingestion (%s store)", (name, eac
       },
     );
     const { store, resource } = await storeFor(repo.root);
-    const report = await ingestHistory(store, resource, DEFAULT_HISTORY_SETTINGS);
+    const report = await ingestHistory(store.history, resource, DEFAULT_HISTORY_SETTINGS);
     expect(report).toMatchObject({ added: 2, removed: 0, commits: 2, head: second, error: null });
-    const [latest] = await store.fileCommits(resource.id, "src/parse.ts", 5);
+    const [latest] = await store.history.fileCommits(resource.id, "src/parse.ts", 5);
     expect(latest).toMatchObject({
       sha: second,
       author: "Ada",
@@ -63,11 +63,15 @@ describe.each(STORE_ADAPTER_ROWS)("git history ingestion (%s store)", (name, eac
       removed: 2,
     });
     expect(latest?.date).toMatch(/^2024-01-01T00:02:00/);
-    const activity = await store.fileActivity(resource.id, ["src/parse.ts", "logo.png", "nope.ts"]);
+    const activity = await store.history.fileActivity(resource.id, [
+      "src/parse.ts",
+      "logo.png",
+      "nope.ts",
+    ]);
     expect(activity.get("src/parse.ts")).toMatchObject({ commits: 2, linesAdded: 11 });
     expect(activity.get("logo.png")).toMatchObject({ commits: 1, linesAdded: 0 });
     expect(activity.has("nope.ts")).toBe(false);
-    const span = await store.historySpan(resource.id);
+    const span = await store.history.historySpan(resource.id);
     expect(span).toMatchObject({ commits: 2 });
     expect(span.first).toMatch(/^2024-01-01T00:01/);
   });
@@ -81,8 +85,8 @@ describe.each(STORE_ADAPTER_ROWS)("git history ingestion (%s store)", (name, eac
     repo.commit("move it");
     repo.commit("three", { "new/name.ts": `${lines(30)}\nmore\nagain` });
     const { store, resource } = await storeFor(repo.root);
-    await ingestHistory(store, resource, DEFAULT_HISTORY_SETTINGS);
-    const commits = await store.fileCommits(resource.id, "new/name.ts", 10);
+    await ingestHistory(store.history, resource, DEFAULT_HISTORY_SETTINGS);
+    const commits = await store.history.fileCommits(resource.id, "new/name.ts", 10);
     expect(commits.map((commit) => commit.subject)).toEqual(["three", "move it", "two", "one"]);
     expect(commits.map((commit) => commit.pathThen)).toEqual([
       "new/name.ts",
@@ -90,7 +94,7 @@ describe.each(STORE_ADAPTER_ROWS)("git history ingestion (%s store)", (name, eac
       "old/name.ts",
       "old/name.ts",
     ]);
-    expect((await store.fileActivity(resource.id, ["old/name.ts"])).size).toBe(0);
+    expect((await store.history.fileActivity(resource.id, ["old/name.ts"])).size).toBe(0);
   });
 
   it("reads only new commits, and nothing when HEAD has not moved", async () => {
@@ -98,18 +102,17 @@ describe.each(STORE_ADAPTER_ROWS)("git history ingestion (%s store)", (name, eac
     repo.commit("one", { "a.ts": "a" });
     repo.commit("two", { "b.ts": "b" });
     const { store, resource } = await storeFor(repo.root);
-    await ingestHistory(store, resource, DEFAULT_HISTORY_SETTINGS);
-    const again = await ingestHistory(store, resource, DEFAULT_HISTORY_SETTINGS);
+    await ingestHistory(store.history, resource, DEFAULT_HISTORY_SETTINGS);
+    const again = await ingestHistory(store.history, resource, DEFAULT_HISTORY_SETTINGS);
     expect(again).toMatchObject({ added: 0, removed: 0, commits: 2 });
     repo.git("mv", "a.ts", "c.ts");
     repo.commit("rename a to c");
-    const next = await ingestHistory(store, resource, DEFAULT_HISTORY_SETTINGS);
+    const next = await ingestHistory(store.history, resource, DEFAULT_HISTORY_SETTINGS);
     expect(next).toMatchObject({ added: 1, removed: 0, commits: 3, rewritten: false });
     // The rename of a commit added on top applies to what was stored before it.
-    expect((await store.fileCommits(resource.id, "c.ts", 5)).map((c) => c.subject)).toEqual([
-      "rename a to c",
-      "one",
-    ]);
+    expect((await store.history.fileCommits(resource.id, "c.ts", 5)).map((c) => c.subject)).toEqual(
+      ["rename a to c", "one"],
+    );
   });
 
   it("drops commits HEAD no longer reaches when history is rewritten", async () => {
@@ -118,21 +121,20 @@ describe.each(STORE_ADAPTER_ROWS)("git history ingestion (%s store)", (name, eac
     repo.git("mv", "a.ts", "b.ts");
     const renamed = repo.commit("rename a to b");
     const { store, resource } = await storeFor(repo.root);
-    await ingestHistory(store, resource, DEFAULT_HISTORY_SETTINGS);
+    await ingestHistory(store.history, resource, DEFAULT_HISTORY_SETTINGS);
     // Rewrite: drop the rename and commit something else in its place.
     repo.git("reset", "--quiet", "--hard", "HEAD~1");
     const replacement = repo.commit("edit a instead", { "a.ts": `${lines(20)}\nmore` });
-    const report = await ingestHistory(store, resource, DEFAULT_HISTORY_SETTINGS);
+    const report = await ingestHistory(store.history, resource, DEFAULT_HISTORY_SETTINGS);
     expect(report).toMatchObject({ added: 1, removed: 1, commits: 2, rewritten: true });
-    const shas = await store.listCommitShas(resource.id);
+    const shas = await store.history.listCommitShas(resource.id);
     expect(shas).not.toContain(renamed);
     expect(shas).toContain(replacement);
     // The dropped rename no longer carries a.ts's history to b.ts.
-    expect((await store.fileCommits(resource.id, "a.ts", 5)).map((c) => c.subject)).toEqual([
-      "edit a instead",
-      "one",
-    ]);
-    expect((await store.fileActivity(resource.id, ["b.ts"])).size).toBe(0);
+    expect((await store.history.fileCommits(resource.id, "a.ts", 5)).map((c) => c.subject)).toEqual(
+      ["edit a instead", "one"],
+    );
+    expect((await store.history.fileActivity(resource.id, ["b.ts"])).size).toBe(0);
   });
 
   it("counts co-changes only from commits of at most the size limit", async () => {
@@ -144,12 +146,12 @@ describe.each(STORE_ADAPTER_ROWS)("git history ingestion (%s store)", (name, eac
     repo.commit("pair", { "src/f0.ts": "v2", "src/f1.ts": "v2" });
     repo.commit("pair again", { "src/f0.ts": "v3", "src/f1.ts": "v3", "src/f2.ts": "v3" });
     const { store, resource } = await storeFor(repo.root);
-    await ingestHistory(store, resource, DEFAULT_HISTORY_SETTINGS);
-    expect(await store.coChanges(resource.id, "src/f0.ts", 5, 10)).toEqual([
+    await ingestHistory(store.history, resource, DEFAULT_HISTORY_SETTINGS);
+    expect(await store.history.coChanges(resource.id, "src/f0.ts", 5, 10)).toEqual([
       { path: "src/f1.ts", together: 2 },
       { path: "src/f2.ts", together: 1 },
     ]);
-    expect((await store.coChanges(resource.id, "src/f0.ts", 30, 10))[0]).toEqual({
+    expect((await store.history.coChanges(resource.id, "src/f0.ts", 30, 10))[0]).toEqual({
       path: "src/f1.ts",
       together: 3,
     });
@@ -163,9 +165,9 @@ describe.each(STORE_ADAPTER_ROWS)("git history ingestion (%s store)", (name, eac
     repo.commit("rename");
     repo.commit("Shipping labels", { "src/b.ts": "b2", "src/c.ts": "c2" });
     const { store, resource } = await storeFor(repo.root);
-    await ingestHistory(store, resource, DEFAULT_HISTORY_SETTINGS);
+    await ingestHistory(store.history, resource, DEFAULT_HISTORY_SETTINGS);
     const matches = (terms: string[], maxFiles = 30) =>
-      store.filesOfMatchingCommits(resource.id, terms, maxFiles, 10);
+      store.history.filesOfMatchingCommits(resource.id, terms, maxFiles, 10);
     // A body's words count too; stemmed like chunk text (refunds, refund).
     expect(await matches(["basket"])).toEqual([
       { path: "src/vouchers.ts", score: expect.any(Number), files: 1, subject: "Refund vouchers" },
@@ -179,7 +181,7 @@ describe.each(STORE_ADAPTER_ROWS)("git history ingestion (%s store)", (name, eac
     );
     expect(await matches(["labels"], 1)).toEqual([]); // past the size limit
     repo.git("reset", "--quiet", "--hard", "HEAD~1");
-    await ingestHistory(store, resource, DEFAULT_HISTORY_SETTINGS);
+    await ingestHistory(store.history, resource, DEFAULT_HISTORY_SETTINGS);
     expect(await matches(["labels"])).toEqual([]);
   });
 
@@ -190,8 +192,8 @@ describe.each(STORE_ADAPTER_ROWS)("git history ingestion (%s store)", (name, eac
       repo.commit("Refund vouchers", { "src/a.ts": "a" });
       const file = join(tempDir("ctx-history-db-"), "index.db");
       const store = SqliteStore.open(file, { create: true });
-      const resource = await store.ensureResource(repo.root, "git");
-      await ingestHistory(store, resource, DEFAULT_HISTORY_SETTINGS);
+      const resource = await store.documents.ensureResource(repo.root, "git");
+      await ingestHistory(store.history, resource, DEFAULT_HISTORY_SETTINGS);
       await store.close();
       // Back to schema 10, the last without the message index.
       const db = new Database(file);
@@ -207,7 +209,7 @@ describe.each(STORE_ADAPTER_ROWS)("git history ingestion (%s store)", (name, eac
       const reopened = SqliteStore.open(file, { create: false });
       stores.push(reopened);
       expect(
-        (await reopened.filesOfMatchingCommits(resource.id, ["vouchers"], 30, 10)).map(
+        (await reopened.history.filesOfMatchingCommits(resource.id, ["vouchers"], 30, 10)).map(
           (m) => m.path,
         ),
       ).toEqual(["src/a.ts"]);
@@ -219,22 +221,23 @@ describe.each(STORE_ADAPTER_ROWS)("git history ingestion (%s store)", (name, eac
     for (let i = 0; i < 5; i++) repo.commit(`c${i}`, { "a.ts": `v${i}` });
     const { store, resource } = await storeFor(repo.root);
     const limited: HistorySettings = { ...DEFAULT_HISTORY_SETTINGS, maxCommits: 3 };
-    expect(await ingestHistory(store, resource, limited)).toMatchObject({ added: 3, commits: 3 });
-    expect((await store.fileCommits(resource.id, "a.ts", 10)).map((c) => c.subject)).toEqual([
-      "c4",
-      "c3",
-      "c2",
-    ]);
+    expect(await ingestHistory(store.history, resource, limited)).toMatchObject({
+      added: 3,
+      commits: 3,
+    });
+    expect(
+      (await store.history.fileCommits(resource.id, "a.ts", 10)).map((c) => c.subject),
+    ).toEqual(["c4", "c3", "c2"]);
     repo.commit("c5", { "a.ts": "v5" });
-    expect(await ingestHistory(store, resource, limited)).toMatchObject({
+    expect(await ingestHistory(store.history, resource, limited)).toMatchObject({
       added: 1,
       removed: 1,
       commits: 3,
     });
-    const all = await ingestHistory(store, resource, DEFAULT_HISTORY_SETTINGS);
+    const all = await ingestHistory(store.history, resource, DEFAULT_HISTORY_SETTINGS);
     expect(all).toMatchObject({ added: 3, removed: 0, commits: 6 });
     const since = { ...DEFAULT_HISTORY_SETTINGS, since: "2024-01-01 00:04" };
-    expect(await ingestHistory(store, resource, since)).toMatchObject({ commits: 3 });
+    expect(await ingestHistory(store.history, resource, since)).toMatchObject({ commits: 3 });
   });
 
   it("reads a root inside a work tree as its own history, paths relative to it", async () => {
@@ -242,10 +245,12 @@ describe.each(STORE_ADAPTER_ROWS)("git history ingestion (%s store)", (name, eac
     repo.commit("outside", { "other/x.ts": "x" });
     repo.commit("inside", { "pkg/src/y.ts": "y", "other/x.ts": "x2" });
     const { store, resource } = await storeFor(join(repo.root, "pkg"));
-    const report = await ingestHistory(store, resource, DEFAULT_HISTORY_SETTINGS);
+    const report = await ingestHistory(store.history, resource, DEFAULT_HISTORY_SETTINGS);
     expect(report).toMatchObject({ added: 1, commits: 1 });
-    expect((await store.fileActivity(resource.id, ["src/y.ts"])).get("src/y.ts")?.commits).toBe(1);
-    expect(await store.coChanges(resource.id, "src/y.ts", 30, 10)).toEqual([]);
+    expect(
+      (await store.history.fileActivity(resource.id, ["src/y.ts"])).get("src/y.ts")?.commits,
+    ).toBe(1);
+    expect(await store.history.coChanges(resource.id, "src/y.ts", 30, 10)).toEqual([]);
   });
 
   it("reads nothing from folders that are not git checkouts or have no commit yet", async () => {
@@ -254,7 +259,7 @@ describe.each(STORE_ADAPTER_ROWS)("git history ingestion (%s store)", (name, eac
     mkdirSync(join(empty.root, "src"));
     const { store, resource } = await storeFor(empty.root);
     const reports = await ingestHistories(
-      store,
+      store.history,
       [
         { id: resource.id, root: empty.root, kind: "git" },
         { id: "folder", root: plain, kind: "folder" },
@@ -264,7 +269,7 @@ describe.each(STORE_ADAPTER_ROWS)("git history ingestion (%s store)", (name, eac
     expect(reports).toHaveLength(1);
     expect(reports[0]).toMatchObject({ head: null, commits: 0, error: null });
     expect(
-      await ingestHistories(store, [{ ...resource }], {
+      await ingestHistories(store.history, [{ ...resource }], {
         ...DEFAULT_HISTORY_SETTINGS,
         enabled: false,
       }),
@@ -306,24 +311,23 @@ describe.each(STORE_ADAPTER_ROWS)("git history ingestion (%s store)", (name, eac
     const { store, resource } = await storeFor(repo.root);
     let writes = 0;
     // The store as it is, but the second write fails as if the process died there.
-    const failing: HistoryStore = Object.assign(Object.create(store) as Store, {
+    const failing: HistoryStore = Object.assign(Object.create(store.history) as HistoryStore, {
       writeHistory: async (batch: HistoryBatch) => {
         if (++writes === 2) throw new Error("killed");
-        await store.writeHistory(batch);
+        await store.history.writeHistory(batch);
       },
     });
     await expect(ingestHistory(failing, resource, DEFAULT_HISTORY_SETTINGS)).rejects.toThrow(
       "killed",
     );
-    const partial = await store.historySpan(resource.id);
+    const partial = await store.history.historySpan(resource.id);
     expect(partial.commits).toBe(500);
     expect(partial.readAt).toBeNull();
-    const report = await ingestHistory(store, resource, DEFAULT_HISTORY_SETTINGS);
+    const report = await ingestHistory(store.history, resource, DEFAULT_HISTORY_SETTINGS);
     expect(report).toMatchObject({ added: 602, commits: 1102 });
-    expect((await store.fileCommits(resource.id, "z.ts", 5)).map((c) => c.subject)).toEqual([
-      "rename a to z",
-      "start",
-    ]);
+    expect((await store.history.fileCommits(resource.id, "z.ts", 5)).map((c) => c.subject)).toEqual(
+      ["rename a to z", "start"],
+    );
   }, 60_000);
 
   it("follows renames across a long history read in parallel parts", async () => {
@@ -334,9 +338,9 @@ describe.each(STORE_ADAPTER_ROWS)("git history ingestion (%s store)", (name, eac
     repo.git("mv", "m.ts", "z.ts");
     repo.commit("rename m to z");
     const { store, resource } = await storeFor(repo.root);
-    const report = await ingestHistory(store, resource, DEFAULT_HISTORY_SETTINGS);
+    const report = await ingestHistory(store.history, resource, DEFAULT_HISTORY_SETTINGS);
     expect(report).toMatchObject({ added: 2402, commits: 2402 });
-    const history = await store.fileCommits(resource.id, "z.ts", 5);
+    const history = await store.history.fileCommits(resource.id, "z.ts", 5);
     expect(history.map((c) => [c.subject, c.pathThen])).toEqual([
       ["rename m to z", "z.ts"],
       ["c1500", "m.ts"],
@@ -349,12 +353,12 @@ describe.each(STORE_ADAPTER_ROWS)("git history ingestion (%s store)", (name, eac
     repo.commit("one", { "a.ts": "a" });
     const { store, resource } = await storeFor(repo.root);
     const settings = DEFAULT_HISTORY_SETTINGS;
-    await ingestHistories(store, [{ ...resource }], settings);
+    await ingestHistories(store.history, [{ ...resource }], settings);
     writeFileSync(join(repo.root, ".git", "HEAD"), "garbage\n");
-    const [report] = await ingestHistories(store, [{ ...resource }], settings);
+    const [report] = await ingestHistories(store.history, [{ ...resource }], settings);
     expect(report?.error).toMatch(/could not read the git history of .*: .*\[history\] enabled/);
     expect(report?.commits).toBe(1);
-    expect(await store.listCommitShas(resource.id)).toHaveLength(1);
+    expect(await store.history.listCommitShas(resource.id)).toHaveLength(1);
   });
 
   it("stores commits oldest first however its parallel reads finish, and a run cut short then finished ends as one run", async () => {
@@ -368,38 +372,38 @@ describe.each(STORE_ADAPTER_ROWS)("git history ingestion (%s store)", (name, eac
     repo.importCommits(history);
     const oldestFirst = repo.git("rev-list", "--reverse", "HEAD").trim().split("\n");
     const fresh = await storeFor(repo.root);
-    await ingestHistory(fresh.store, fresh.resource, DEFAULT_HISTORY_SETTINGS);
-    expect(await fresh.store.listCommitShas(fresh.resource.id)).toEqual(oldestFirst);
+    await ingestHistory(fresh.store.history, fresh.resource, DEFAULT_HISTORY_SETTINGS);
+    expect(await fresh.store.history.listCommitShas(fresh.resource.id)).toEqual(oldestFirst);
 
     const { store, resource } = await storeFor(repo.root);
     let writes = 0;
     // The store as it is, but the second write fails as if the process died there.
-    const failing: HistoryStore = Object.assign(Object.create(store) as Store, {
+    const failing: HistoryStore = Object.assign(Object.create(store.history) as HistoryStore, {
       writeHistory: async (batch: HistoryBatch) => {
         if (++writes === 2) throw new Error("killed");
-        await store.writeHistory(batch);
+        await store.history.writeHistory(batch);
       },
     });
     await expect(ingestHistory(failing, resource, DEFAULT_HISTORY_SETTINGS)).rejects.toThrow(
       "killed",
     );
     // What the cut run kept are the oldest commits, as one transaction wrote them.
-    const kept = await store.listCommitShas(resource.id);
+    const kept = await store.history.listCommitShas(resource.id);
     expect(kept.length).toBeGreaterThan(0);
     expect(kept).toEqual(oldestFirst.slice(0, kept.length));
-    await ingestHistory(store, resource, DEFAULT_HISTORY_SETTINGS);
-    expect(await store.listCommitShas(resource.id)).toEqual(oldestFirst);
+    await ingestHistory(store.history, resource, DEFAULT_HISTORY_SETTINGS);
+    expect(await store.history.listCommitShas(resource.id)).toEqual(oldestFirst);
     // Many messages tie on their words: which commits a search keeps follows the stored order.
     for (const terms of [["refund"], ["basket", "label"], ["cache", "fix"]]) {
-      expect(await store.filesOfMatchingCommits(resource.id, terms, 30, 30)).toEqual(
-        await fresh.store.filesOfMatchingCommits(fresh.resource.id, terms, 30, 30),
+      expect(await store.history.filesOfMatchingCommits(resource.id, terms, 30, 30)).toEqual(
+        await fresh.store.history.filesOfMatchingCommits(fresh.resource.id, terms, 30, 30),
       );
     }
     // The last file renamed, whose history runs through its earlier names.
     const renamed = history.findLast((commit) => commit.rename)?.rename?.[1] ?? "";
-    expect((await store.fileCommits(resource.id, renamed, 50)).length).toBeGreaterThan(1);
-    expect(await store.fileCommits(resource.id, renamed, 50)).toEqual(
-      await fresh.store.fileCommits(fresh.resource.id, renamed, 50),
+    expect((await store.history.fileCommits(resource.id, renamed, 50)).length).toBeGreaterThan(1);
+    expect(await store.history.fileCommits(resource.id, renamed, 50)).toEqual(
+      await fresh.store.history.fileCommits(fresh.resource.id, renamed, 50),
     );
   }, 60_000);
 
@@ -408,19 +412,24 @@ describe.each(STORE_ADAPTER_ROWS)("git history ingestion (%s store)", (name, eac
     repo.importCommits(wordedHistory(60));
     const settings = (maxCommits: number) => ({ ...DEFAULT_HISTORY_SETTINGS, maxCommits });
     const pruned = await storeFor(repo.root);
-    await ingestHistory(pruned.store, pruned.resource, settings(60));
-    await ingestHistory(pruned.store, pruned.resource, settings(25));
+    await ingestHistory(pruned.store.history, pruned.resource, settings(60));
+    await ingestHistory(pruned.store.history, pruned.resource, settings(25));
     const fresh = await storeFor(repo.root);
-    await ingestHistory(fresh.store, fresh.resource, settings(25));
-    expect(await pruned.store.listCommitShas(pruned.resource.id)).toEqual(
-      await fresh.store.listCommitShas(fresh.resource.id),
+    await ingestHistory(fresh.store.history, fresh.resource, settings(25));
+    expect(await pruned.store.history.listCommitShas(pruned.resource.id)).toEqual(
+      await fresh.store.history.listCommitShas(fresh.resource.id),
     );
     for (const terms of [["refund"], ["basket", "label"], ["shipping"]]) {
-      const found = await pruned.store.filesOfMatchingCommits(pruned.resource.id, terms, 30, 10);
+      const found = await pruned.store.history.filesOfMatchingCommits(
+        pruned.resource.id,
+        terms,
+        30,
+        10,
+      );
       expect(found.length).toBeGreaterThan(0);
       // The row count and lengths BM25 divides by are those of the commits kept.
       expect(found).toEqual(
-        await fresh.store.filesOfMatchingCommits(fresh.resource.id, terms, 30, 10),
+        await fresh.store.history.filesOfMatchingCommits(fresh.resource.id, terms, 30, 10),
       );
     }
   });

@@ -55,9 +55,9 @@ describe.each(STORE_ADAPTER_ROWS)("words to code from the history (%s store)", (
   it("leads a task's words to the identifiers past commits using them changed", async () => {
     const repo = repository();
     const store = await adapter.place().open();
-    const resource = await store.ensureResource(repo.root, "git");
-    await ingestHistory(store, resource, DEFAULT_HISTORY_SETTINGS);
-    expect(await store.commitsWithoutIdentifiers(resource.id, 1000)).toEqual([]);
+    const resource = await store.documents.ensureResource(repo.root, "git");
+    await ingestHistory(store.history, resource, DEFAULT_HISTORY_SETTINGS);
+    expect(await store.history.commitsWithoutIdentifiers(resource.id, 1000)).toEqual([]);
     const temporal = await temporalBackendFor(store, DEFAULT_HISTORY_SETTINGS, new HistoryCache());
     const found = await temporal?.taskIdentifiers(queryTerms("the session expiry is wrong"), 2);
     // Both names are on every changed line (or its hunk's header) of those commits.
@@ -72,14 +72,14 @@ describe.each(STORE_ADAPTER_ROWS)("words to code from the history (%s store)", (
     repo.commit("session expiry again", {
       "src/ticket.ts": `${ticket(9)}export const graceSeconds = 5;\n`,
     });
-    await ingestHistory(store, resource, DEFAULT_HISTORY_SETTINGS);
-    const [newest] = await store.recentCommitIdentifiers(resource.id, 30, 1);
+    await ingestHistory(store.history, resource, DEFAULT_HISTORY_SETTINGS);
+    const [newest] = await store.history.recentCommitIdentifiers(resource.id, 30, 1);
     expect(newest?.identifiers).toEqual(["renewTicket", "expiresAt", "graceSeconds"]);
   });
 
   it("leaves merges and sweeps out of the commits it reads", async () => {
     const store = await adapter.place().open();
-    const resource = await store.ensureResource("/repo", "git");
+    const resource = await store.documents.ensureResource("/repo", "git");
     const commit = (sha: string, parents: string[], minute: number) => ({
       sha,
       parents,
@@ -97,23 +97,23 @@ describe.each(STORE_ADAPTER_ROWS)("words to code from the history (%s store)", (
       string,
       string,
     ];
-    await store.writeHistory({
+    await store.history.writeHistory({
       resourceId: resource.id,
       add: [commit(a, [], 1), commit(b, [a], 2), commit(c, [a, b], 3), commit(d, [c], 4)],
       remove: [],
       relink: false,
       readAt: null,
     });
-    expect(await store.commitsWithoutIdentifiers(resource.id, 3)).toEqual([d, c, b]);
-    await store.setCommitIdentifiers(resource.id, [
+    expect(await store.history.commitsWithoutIdentifiers(resource.id, 3)).toEqual([d, c, b]);
+    await store.history.setCommitIdentifiers(resource.id, [
       { sha: a, identifiers: ["firstName"] },
       { sha: b, identifiers: null },
       { sha: c, identifiers: ["mergedName"] },
       { sha: d, identifiers: [] },
     ]);
-    const read = await store.recentCommitIdentifiers(resource.id, 30, 10);
+    const read = await store.history.recentCommitIdentifiers(resource.id, 30, 10);
     expect(read.map((row) => row.identifiers)).toEqual([[], ["firstName"]]);
-    expect(await store.commitsWithoutIdentifiers(resource.id, 10)).toEqual([]);
+    expect(await store.history.commitsWithoutIdentifiers(resource.id, 10)).toEqual([]);
   });
 });
 
@@ -146,8 +146,8 @@ describe("words to code in the navigator", () => {
     const repo = repository();
     const file = join(tempDir("ctx-upgrade-"), "index.db");
     const first = SqliteStore.open(file, { create: true });
-    const resource = await first.ensureResource(repo.root, "git");
-    await ingestHistory(first, resource, DEFAULT_HISTORY_SETTINGS);
+    const resource = await first.documents.ensureResource(repo.root, "git");
+    await ingestHistory(first.history, resource, DEFAULT_HISTORY_SETTINGS);
     await first.close();
     // As an index written before diffs were read leaves them after its upgrade.
     const raw = new Database(file);
@@ -155,11 +155,11 @@ describe("words to code in the navigator", () => {
     raw.close();
     const store = SqliteStore.open(file, { create: false });
     try {
-      expect((await store.commitsWithoutIdentifiers(resource.id, 1000)).length).toBe(
+      expect((await store.history.commitsWithoutIdentifiers(resource.id, 1000)).length).toBe(
         MIN_WINDOW + 34,
       );
-      await ingestHistory(store, resource, DEFAULT_HISTORY_SETTINGS);
-      expect(await store.commitsWithoutIdentifiers(resource.id, 1000)).toEqual([]);
+      await ingestHistory(store.history, resource, DEFAULT_HISTORY_SETTINGS);
+      expect(await store.history.commitsWithoutIdentifiers(resource.id, 1000)).toEqual([]);
     } finally {
       await store.close();
     }

@@ -36,11 +36,13 @@ async function index(root: string, store: Store): Promise<void> {
 
 /** What a user can see of an index: each document's chunks, and where each id's terms are found. */
 async function snapshot(store: Store, ids: readonly number[]) {
-  const resource = (await store.listResources())[0];
-  const documents = (await store.listDocuments(resource?.id ?? "")).map((doc) => doc.path).sort();
+  const resource = (await store.documents.listResources())[0];
+  const documents = (await store.documents.listDocuments(resource?.id ?? ""))
+    .map((doc) => doc.path)
+    .sort();
   const chunks: Record<string, string[]> = {};
   for (const path of documents) {
-    chunks[path] = (await store.getDocumentChunks(resource?.id ?? "", path)).map(
+    chunks[path] = (await store.documents.getDocumentChunks(resource?.id ?? "", path)).map(
       (chunk) =>
         `${chunk.startLine}-${chunk.endLine} ${chunk.kind} ${chunk.symbol}: ${chunk.content}`,
     );
@@ -49,14 +51,17 @@ async function snapshot(store: Store, ids: readonly number[]) {
   // FTS5 table leave its row count and average lengths as they were).
   const found: Record<number, string[]> = {};
   for (const id of ids) {
-    const hits = await store.searchText({ terms: [`handler${id}`, `value${id}`], limit: 20 });
+    const hits = await store.documents.searchText({
+      terms: [`handler${id}`, `value${id}`],
+      limit: 20,
+    });
     found[id] = hits.map((hit) => `${hit.chunk.path}:${hit.chunk.startLine}`).sort();
   }
   // And the code graph: where each id's symbols are defined and used.
   const graph: Record<number, string[]> = {};
   for (const id of ids) {
-    const defined = await store.findSymbols({ name: `load${id}`, limit: 20 });
-    const used = await store.findReferences(`token${id}`);
+    const defined = await store.graph.findSymbols({ name: `load${id}`, limit: 20 });
+    const used = await store.graph.findReferences(`token${id}`);
     graph[id] = [
       ...defined.map((d) => `def ${d.path}:${d.startLine}-${d.endLine} ${d.parent}`),
       ...used.map((r) => `ref ${r.path}:${r.line} ${r.kind}`),

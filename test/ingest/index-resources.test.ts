@@ -20,7 +20,7 @@ function setup(root: string) {
         new InThreadPreparer(new DocumentChunker(DEFAULT_CHUNK_LIMITS, o200kCounter), "structural"),
     });
   const paths = async () =>
-    (await store.listDocuments((await store.listResources())[0]?.id ?? ""))
+    (await store.documents.listDocuments((await store.documents.listResources())[0]?.id ?? ""))
       .map((d) => d.path)
       .sort();
   return { store, run, paths };
@@ -41,7 +41,7 @@ describe("indexResources", () => {
     expect(report.skipped.binary).toBe(2); // data.bin by extension, blob by content
     expect(report.resources[0]?.kind).toBe("git");
     expect(await paths()).toEqual(["README.md", "src/retry.ts"]);
-    const hits = await store.searchText({ terms: ["backoff"], limit: 5 });
+    const hits = await store.documents.searchText({ terms: ["backoff"], limit: 5 });
     expect(hits[0]?.chunk).toMatchObject({
       path: "src/retry.ts",
       symbol: "retryWithBackoff",
@@ -110,13 +110,13 @@ describe("indexResources", () => {
     const report = await run();
     expect(report).toMatchObject({ added: 2, changed: 1, removed: 2, unchanged: 1 });
     expect(await paths()).toEqual(["a.py", "d.py", "e.py", "renamed.py"]);
-    expect(await store.searchText({ terms: ["beta"], limit: 5 })).toEqual([]);
-    expect((await store.searchText({ terms: ["gamma"], limit: 5 }))[0]?.chunk.path).toBe(
+    expect(await store.documents.searchText({ terms: ["beta"], limit: 5 })).toEqual([]);
+    expect((await store.documents.searchText({ terms: ["gamma"], limit: 5 }))[0]?.chunk.path).toBe(
       "renamed.py",
     );
-    expect((await store.searchText({ terms: ["alpha"], limit: 5 }))[0]?.chunk.symbol).toBe(
-      "alpha_changed",
-    );
+    expect(
+      (await store.documents.searchText({ terms: ["alpha"], limit: 5 }))[0]?.chunk.symbol,
+    ).toBe("alpha_changed");
     // The touched file is not re-read next time.
     expect(await run()).toMatchObject({ unchanged: 4, bytesRead: 0 });
     await store.close();

@@ -15,8 +15,10 @@ async function open(root: string, userToml = ""): Promise<ContextEngine> {
 }
 
 async function indexedPaths(engine: ContextEngine): Promise<string[]> {
-  const [resource] = await engine.store.listResources();
-  return (await engine.store.listDocuments(resource?.id ?? "")).map((doc) => doc.path).sort();
+  const [resource] = await engine.store.documents.listResources();
+  return (await engine.store.documents.listDocuments(resource?.id ?? ""))
+    .map((doc) => doc.path)
+    .sort();
 }
 
 describe("files that hold secrets, run after run", () => {
@@ -43,7 +45,7 @@ describe("files that hold secrets, run after run", () => {
         },
       ]);
       expect(await indexedPaths(engine)).toEqual(["src/app.ts"]);
-      const [resource] = await engine.store.listResources();
+      const [resource] = await engine.store.documents.listResources();
       expect(resource?.secretFiles).toEqual([
         { path: "src/config.ts", found: "GitHub token on line 2" },
       ]);
@@ -155,6 +157,6 @@ describe("the index's files are the user's only", () => {
 });
 
 async function realRoot(engine: ContextEngine): Promise<string> {
-  const [resource] = await engine.store.listResources();
+  const [resource] = await engine.store.documents.listResources();
   return resource?.root ?? "";
 }

@@ -24,7 +24,7 @@ async function storeWith(
   pathOf = (i: number) => `src/item${i}.ts`,
 ) {
   const store = SqliteStore.open(join(folder, "index.db"), { create: true, annThreshold });
-  const resource = await store.ensureResource("/repo", "folder");
+  const resource = await store.documents.ensureResource("/repo", "folder");
   for (let i = 0; i < count; i++) {
     const text = `function item${i}() { return ${i}; }`;
     const document: DocumentToStore = {
@@ -48,11 +48,11 @@ async function storeWith(
         },
       ]),
     };
-    await store.writeDocuments([document]);
+    await store.documents.writeDocuments([document]);
   }
-  const work = await store.listUnembedded("test:16", 1000);
+  const work = await store.vectors.listUnembedded("test:16", 1000);
   const byHash = new Map(work.map((item) => [item.embedHash, item]));
-  await store.putEmbeddings(
+  await store.vectors.putEmbeddings(
     "test:16",
     DIMENSIONS,
     [...byHash.values()].map((item) => ({
@@ -67,13 +67,13 @@ describe("ANN index over many vectors", () => {
   it("answers nearly as exact search does once past the threshold, keeps its file, and follows new vectors", async () => {
     const folder = tempDir();
     const exactStore = await storeWith(tempDir(), 200, 1_000_000);
-    const exact = (await exactStore.searchVectors("test:16", vectorFor(3), 10)).map(
+    const exact = (await exactStore.vectors.searchVectors("test:16", vectorFor(3), 10)).map(
       (hit) => hit.chunk.path,
     );
     await exactStore.close();
 
     const store = await storeWith(folder, 200, 50);
-    const approximate = (await store.searchVectors("test:16", vectorFor(3), 10)).map(
+    const approximate = (await store.vectors.searchVectors("test:16", vectorFor(3), 10)).map(
       (hit) => hit.chunk.path,
     );
     // Approximate: a build (threads race while linking) may swap one near-tie at the
@@ -90,16 +90,16 @@ describe("ANN index over many vectors", () => {
       create: false,
       annThreshold: 50,
     });
-    const again = (await reopened.searchVectors("test:16", vectorFor(3), 10)).map(
+    const again = (await reopened.vectors.searchVectors("test:16", vectorFor(3), 10)).map(
       (hit) => hit.chunk.path,
     );
     expect(again).toEqual(approximate);
     expect(statSync(join(folder, indexFile as string)).mtimeMs).toBe(written);
 
     // A vector written now is found at once: the loaded index follows the table.
-    const resource = (await reopened.listResources())[0];
+    const resource = (await reopened.documents.listResources())[0];
     const text = "function newcomer() { return 1; }";
-    await reopened.writeDocuments([
+    await reopened.documents.writeDocuments([
       {
         resourceId: resource?.id ?? "",
         path: "src/newcomer.ts",
@@ -125,15 +125,15 @@ describe("ANN index over many vectors", () => {
         ),
       },
     ]);
-    const [pending] = await reopened.listUnembedded("test:16", 10);
+    const [pending] = await reopened.vectors.listUnembedded("test:16", 10);
     // Close to one of the clusters (as a real new chunk would be), but nearer to nothing else.
     const target = normalize(
       Float32Array.from(vectorFor(3), (value, i) => value + (i === 15 ? 0.05 : 0)),
     );
-    await reopened.putEmbeddings("test:16", DIMENSIONS, [
+    await reopened.vectors.putEmbeddings("test:16", DIMENSIONS, [
       { embedHash: pending?.embedHash ?? "", vector: target },
     ]);
-    const [nearest] = await reopened.searchVectors("test:16", target, 1);
+    const [nearest] = await reopened.vectors.searchVectors("test:16", target, 1);
     expect(nearest?.chunk.path).toBe("src/newcomer.ts");
     await reopened.close();
     expect(existsSync(join(folder, `${indexFile}.json`))).toBe(true);
@@ -152,14 +152,14 @@ describe("ANN index over many vectors", () => {
       const store = await storeWith(folder, 400, threshold, (i) =>
         inLib(i) ? `lib/item${i}.ts` : `src/item${i}.ts`,
       );
-      const hits = await store.searchVectors("test:16", vectorFor(0), 10, ["lib"]);
+      const hits = await store.vectors.searchVectors("test:16", vectorFor(0), 10, ["lib"]);
       expect(hits.map((hit) => hit.chunk.path).sort()).toEqual(
         [7, 11, 107, 111, 207, 211, 307, 311].map((i) => `lib/item${i}.ts`).sort(),
       );
       const similarities = hits.map((hit) => hit.similarity);
       expect(similarities).toEqual([...similarities].sort((a, b) => b - a));
       // Without the filter, lib/ is nowhere near the top.
-      const overall = await store.searchVectors("test:16", vectorFor(0), 10);
+      const overall = await store.vectors.searchVectors("test:16", vectorFor(0), 10);
       expect(overall.every((hit) => hit.chunk.path.startsWith("src/"))).toBe(true);
       await store.close();
     },

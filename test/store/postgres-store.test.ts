@@ -34,8 +34,8 @@ describe.runIf(runPostgres)("PostgresStore", () => {
     const schema = schemaOf();
     const a = await open("team/a", schema);
     const b = await open("team/b", schema);
-    const resourceA = await a.ensureResource("/repo", "git");
-    await a.writeDocuments([
+    const resourceA = await a.documents.ensureResource("/repo", "git");
+    await a.documents.writeDocuments([
       {
         ...document(resourceA.id, "src/secret.ts", "function launchCodes() {}"),
         graph: {
@@ -54,7 +54,7 @@ describe.runIf(runPostgres)("PostgresStore", () => {
         },
       },
     ]);
-    await a.writeHistory({
+    await a.history.writeHistory({
       resourceId: resourceA.id,
       add: [
         {
@@ -73,44 +73,44 @@ describe.runIf(runPostgres)("PostgresStore", () => {
       relink: false,
       readAt: "head",
     });
-    const plan = await a.createPlan("team/a", "Secret plan", null);
-    await a.setMeta("ingest_version", "a");
-    const [chunk] = await a.listChunkContextStates();
+    const plan = await a.plans.createPlan("team/a", "Secret plan", null);
+    await a.state.setMeta("ingest_version", "a");
+    const [chunk] = await a.contexts.listChunkContextStates();
     if (!chunk) throw new Error("nothing stored");
-    const [work] = await a.listUnembedded("e", 10);
-    await a.putEmbeddings("e", 2, [
+    const [work] = await a.vectors.listUnembedded("e", 10);
+    await a.vectors.putEmbeddings("e", 2, [
       { embedHash: work?.embedHash ?? "", vector: new Float32Array([1, 0]) },
     ]);
-    const documentId = (await a.listDocuments(resourceA.id))[0]?.id ?? -1;
+    const documentId = (await a.documents.listDocuments(resourceA.id))[0]?.id ?? -1;
 
     // The same resource id, paths and ids asked of the other project find nothing.
-    const resourceB = await b.ensureResource("/repo", "git");
+    const resourceB = await b.documents.ensureResource("/repo", "git");
     expect(resourceB.id).not.toBe(resourceA.id);
-    expect((await b.listResources()).map((r) => r.id)).toEqual([resourceB.id]);
-    expect(await b.searchText({ terms: ["launch"], limit: 10 })).toEqual([]);
-    expect(await b.getChunks([chunk.chunkId])).toEqual([]);
-    expect(await b.getDocumentChunks(resourceA.id, "src/secret.ts")).toEqual([]);
-    expect(await b.listDocuments(resourceA.id)).toEqual([]);
-    expect(await b.listChunkContextStates()).toEqual([]);
-    expect(await b.findSymbols({ name: "launchCodes", limit: 10 })).toEqual([]);
-    expect(await b.findReferences("launchCodes")).toEqual([]);
-    expect((await b.loadGraph()).files).toEqual([]);
-    expect(await b.loadGraphReferencing(["launchCodes"])).toEqual([]);
-    expect(await b.fileCommits(resourceA.id, "src/secret.ts", 10)).toEqual([]);
-    expect(await b.filesOfMatchingCommits(resourceA.id, ["launch"], 30, 10)).toEqual([]);
-    expect(await b.getCommits(resourceA.id, ["a".repeat(40)])).toEqual([]);
-    expect(await b.getPlan("team/a", plan.id)).toBeNull();
-    expect(await b.getMeta("ingest_version")).toBeNull();
-    expect(await b.searchVectors("e", new Float32Array([1, 0]), 5)).toEqual([]);
-    expect(await b.embeddingCoverage("e")).toEqual({ embedded: 0, total: 0 });
+    expect((await b.documents.listResources()).map((r) => r.id)).toEqual([resourceB.id]);
+    expect(await b.documents.searchText({ terms: ["launch"], limit: 10 })).toEqual([]);
+    expect(await b.documents.getChunks([chunk.chunkId])).toEqual([]);
+    expect(await b.documents.getDocumentChunks(resourceA.id, "src/secret.ts")).toEqual([]);
+    expect(await b.documents.listDocuments(resourceA.id)).toEqual([]);
+    expect(await b.contexts.listChunkContextStates()).toEqual([]);
+    expect(await b.graph.findSymbols({ name: "launchCodes", limit: 10 })).toEqual([]);
+    expect(await b.graph.findReferences("launchCodes")).toEqual([]);
+    expect((await b.graph.loadGraph()).files).toEqual([]);
+    expect(await b.graph.loadGraphReferencing(["launchCodes"])).toEqual([]);
+    expect(await b.history.fileCommits(resourceA.id, "src/secret.ts", 10)).toEqual([]);
+    expect(await b.history.filesOfMatchingCommits(resourceA.id, ["launch"], 30, 10)).toEqual([]);
+    expect(await b.history.getCommits(resourceA.id, ["a".repeat(40)])).toEqual([]);
+    expect(await b.plans.getPlan("team/a", plan.id)).toBeNull();
+    expect(await b.state.getMeta("ingest_version")).toBeNull();
+    expect(await b.vectors.searchVectors("e", new Float32Array([1, 0]), 5)).toEqual([]);
+    expect(await b.vectors.embeddingCoverage("e")).toEqual({ embedded: 0, total: 0 });
     expect((await b.stats()).documents).toBe(0);
-    expect(await b.takeLease("contexts", "b", 60_000)).toBe(true);
-    expect(await a.takeLease("contexts", "a", 60_000)).toBe(true);
+    expect(await b.state.takeLease("contexts", "b", 60_000)).toBe(true);
+    expect(await a.state.takeLease("contexts", "a", 60_000)).toBe(true);
 
     // Writes through ids of the other project change nothing there.
-    await b.removeDocuments([documentId]);
-    await b.touchDocument(documentId, 1, 1);
-    await b.updateChunkContexts([
+    await b.documents.removeDocuments([documentId]);
+    await b.documents.touchDocument(documentId, 1, 1);
+    await b.contexts.updateChunkContexts([
       {
         chunkId: chunk.chunkId,
         chunkHash: chunk.chunkHash,
@@ -122,18 +122,23 @@ describe.runIf(runPostgres)("PostgresStore", () => {
       },
     ]);
     await expect(
-      b.recordDecision("team/a", plan.id, { what: "x", why: "y", alternatives: [], outcome: null }),
+      b.plans.recordDecision("team/a", plan.id, {
+        what: "x",
+        why: "y",
+        alternatives: [],
+        outcome: null,
+      }),
     ).rejects.toThrow(/no plan/);
-    expect(await b.removeResource(resourceA.id)).toBe(0);
-    await b.pruneEmbeddings();
+    expect(await b.documents.removeResource(resourceA.id)).toBe(0);
+    await b.vectors.pruneEmbeddings();
     expect(
-      (await a.searchText({ terms: ["launch"], limit: 10 })).map((h) => h.chunk.context),
+      (await a.documents.searchText({ terms: ["launch"], limit: 10 })).map((h) => h.chunk.context),
     ).not.toContain("overwritten");
-    expect((await a.listDocuments(resourceA.id)).map((d) => [d.path, d.size])).toEqual([
+    expect((await a.documents.listDocuments(resourceA.id)).map((d) => [d.path, d.size])).toEqual([
       ["src/secret.ts", 25],
     ]);
-    expect((await a.fileCommits(resourceA.id, "src/secret.ts", 10)).length).toBe(1);
-    expect(await a.embeddingCoverage("e")).toEqual({ embedded: 1, total: 1 });
+    expect((await a.history.fileCommits(resourceA.id, "src/secret.ts", 10)).length).toBe(1);
+    expect(await a.vectors.embeddingCoverage("e")).toEqual({ embedded: 1, total: 1 });
     expect((await a.stats()).documents).toBe(1);
   });
 
@@ -146,9 +151,9 @@ describe.runIf(runPostgres)("PostgresStore", () => {
     const sqlite = await sqliteAdapter.place().open();
     const postgres = await open("local/ranking", schemaOf());
     for (const store of [sqlite, postgres]) {
-      const resource = await store.ensureResource("/repo", "git");
+      const resource = await store.documents.ensureResource("/repo", "git");
       // Ids differ between stores; the same resource id keeps ties comparable by path.
-      await store.writeDocuments(
+      await store.documents.writeDocuments(
         files.map((file) => document(resource.id, relative(src, file), readFileSync(file, "utf8"))),
       );
     }
@@ -165,10 +170,12 @@ describe.runIf(runPostgres)("PostgresStore", () => {
     const close = 1e-5;
     for (const question of questions) {
       const ranked = async (store: Store) =>
-        (await store.searchText({ terms: queryTerms(question), limit: 20 })).map((hit) => ({
-          chunk: `${hit.chunk.path}:${hit.chunk.startLine}`,
-          score: hit.score,
-        }));
+        (await store.documents.searchText({ terms: queryTerms(question), limit: 20 })).map(
+          (hit) => ({
+            chunk: `${hit.chunk.path}:${hit.chunk.startLine}`,
+            score: hit.score,
+          }),
+        );
       const [server, file] = [await ranked(postgres), await ranked(sqlite)];
       expect(server.length, question).toBe(file.length);
       for (const [i, hit] of server.entries()) {
@@ -195,18 +202,18 @@ describe.runIf(runPostgres)("PostgresStore", () => {
     const first = await open("team/a", schema);
     const second = await open("team/a", schema);
     const other = await open("team/b", schema);
-    const lock = await first.lockIndexing(1000);
+    const lock = await first.state.lockIndexing(1000);
     const started = Date.now();
-    await expect(second.lockIndexing(300)).rejects.toThrow(IndexBusyError);
-    await expect(second.lockIndexing(300)).rejects.toThrow(
+    await expect(second.state.lockIndexing(300)).rejects.toThrow(IndexBusyError);
+    await expect(second.state.lockIndexing(300)).rejects.toThrow(
       /project team\/a is being indexed by another process/,
     );
     expect(Date.now() - started).toBeGreaterThanOrEqual(500);
-    const otherLock = await other.lockIndexing(300);
+    const otherLock = await other.state.lockIndexing(300);
     // Readers never wait for it.
-    expect(await second.listResources()).toEqual([]);
+    expect(await second.documents.listResources()).toEqual([]);
     await lock.release();
-    const next = await second.lockIndexing(300);
+    const next = await second.state.lockIndexing(300);
     await next.release();
     await otherLock.release();
   });
@@ -265,17 +272,19 @@ describe.runIf(runPostgres)("PostgresStore term rows", () => {
   it("leaves no term row of a removed chunk: rewritten files, removed files, removed roots", async () => {
     const schema = schemaOf();
     const store = await open("team/terms", schema);
-    const kept = await store.ensureResource("/kept", "folder");
-    const gone = await store.ensureResource("/gone", "folder");
-    await store.writeDocuments([
+    const kept = await store.documents.ensureResource("/kept", "folder");
+    const gone = await store.documents.ensureResource("/gone", "folder");
+    await store.documents.writeDocuments([
       document(kept.id, "src/a.ts", "function alphaBeta() { return gammaDelta; }"),
       document(kept.id, "src/b.ts", "function epsilonZeta() {}"),
       document(gone.id, "src/c.ts", "function etaTheta() {}"),
     ]);
-    await store.writeDocuments([document(kept.id, "src/a.ts", "function iotaKappa() {}")]);
-    const [b] = (await store.listDocuments(kept.id)).filter((d) => d.path === "src/b.ts");
-    await store.removeDocuments([b?.id ?? -1]);
-    await store.removeResource(gone.id);
+    await store.documents.writeDocuments([
+      document(kept.id, "src/a.ts", "function iotaKappa() {}"),
+    ]);
+    const [b] = (await store.documents.listDocuments(kept.id)).filter((d) => d.path === "src/b.ts");
+    await store.documents.removeDocuments([b?.id ?? -1]);
+    await store.documents.removeResource(gone.id);
     const orphans = await adminQuery(
       `SELECT count(*)::int AS n FROM ${schema}.chunk_terms t
        WHERE NOT EXISTS (SELECT 1 FROM ${schema}.chunks c WHERE c.id = t.chunk_id)`,

@@ -50,9 +50,9 @@ async function filledIndex(count: number, seed = 7): Promise<{ file: string }> {
   const file = join(tempDir(), "index.db");
   const store = SqliteStore.open(file, { create: true, searchThreads: 1 });
   opened.push(store);
-  const resource = await store.ensureResource("/repo", "git");
+  const resource = await store.documents.ensureResource("/repo", "git");
   const next = numbers(seed);
-  await store.writeDocuments(
+  await store.documents.writeDocuments(
     Array.from({ length: count }, (_, i) =>
       document(resource.id, `src/${WORDS[i % 9]}/file${i}.ts`, chunkText(i, next)),
     ),
@@ -153,9 +153,9 @@ describe("pruned keyword search", () => {
     const file = join(tempDir(), "index.db");
     const store = SqliteStore.open(file, { create: true, searchThreads: 1 });
     opened.push(store);
-    const resource = await store.ensureResource("/repo", "git");
+    const resource = await store.documents.ensureResource("/repo", "git");
     const write = (prefix: string, count: number, text: string) =>
-      store.writeDocuments(
+      store.documents.writeDocuments(
         Array.from({ length: count }, (_, i) =>
           document(resource.id, `src/${prefix}${i}.ts`, `${text} // ${prefix}${i}`),
         ),
@@ -167,18 +167,18 @@ describe("pruned keyword search", () => {
     const phrases = ['"alpha"', '"beta"'];
     const terms = ["alpha", "beta"];
     expectRanking(prunedSearch(db, WEIGHTS, phrases, 5) ?? [], everyMatchRanked(db, phrases, 5), 2);
-    await store.searchText({ terms, limit: 5 });
+    await store.documents.searchText({ terms, limit: 5 });
     // Now "alpha" is in three chunks only, four times each: those three are the best hits.
-    const commons = (await store.listDocuments(resource.id)).filter((doc) =>
+    const commons = (await store.documents.listDocuments(resource.id)).filter((doc) =>
       doc.path.startsWith("src/common"),
     );
-    await store.removeDocuments(commons.map((doc) => doc.id));
+    await store.documents.removeDocuments(commons.map((doc) => doc.id));
     await write("other", 1000, "gamma");
     await write("strong", 3, "alpha alpha alpha alpha");
     const expected = everyMatchRanked(db, phrases, 5);
-    const documents = await store.listDocuments(resource.id);
+    const documents = await store.documents.listDocuments(resource.id);
     expect(expected.slice(0, 3).map(({ id }) => id)).toEqual(
-      (await store.getChunks(expected.slice(0, 3).map(({ id }) => id)))
+      (await store.documents.getChunks(expected.slice(0, 3).map(({ id }) => id)))
         .filter((chunk) => chunk.path.startsWith("src/strong"))
         .map((chunk) => chunk.id),
     );
@@ -190,7 +190,7 @@ describe("pruned keyword search", () => {
     // "alpha" out again and miss the three; counted anew, nothing can be left out.
     expect(prunedSearch(db, WEIGHTS, phrases, 5) ?? expected).toEqual(expected);
     // This connection's own writes.
-    const hits = await store.searchText({ terms, limit: 5 });
+    const hits = await store.documents.searchText({ terms, limit: 5 });
     expect(hits.map((hit) => [hit.chunk.id, -hit.score])).toEqual(
       expected.map(({ id, rank }) => [id, rank]),
     );

@@ -14,13 +14,13 @@ const WORDS = ["parse", "render", "cookie", "session", "token", "stream", "cache
 async function filledIndex(count: number): Promise<{ file: string; resourceId: string }> {
   const file = join(tempDir(), "index.db");
   const store = SqliteStore.open(file, { create: true });
-  const resource = await store.ensureResource("/repo", "git");
+  const resource = await store.documents.ensureResource("/repo", "git");
   const documents = Array.from({ length: count }, (_, i) => {
     const words = WORDS.filter((_, w) => (i * (w + 3)) % (w + 2) === 0);
     const text = `function f${i}() {\n  // ${words.join(" ")} ${words.slice(0, i % 3).join(" ")}\n  return ${i % 7};\n}`;
     return document(resource.id, `src/dir${i % 11}/file${i}.ts`, text);
   });
-  await store.writeDocuments(documents);
+  await store.documents.writeDocuments(documents);
   await store.close();
   return { file, resourceId: resource.id };
 }
@@ -63,29 +63,29 @@ describe("keyword search split across threads", () => {
     for (let round = 0; round < 5; round++) {
       for (const terms of QUERIES) {
         for (const limit of [1, 10, 100]) {
-          const expected = await single.searchText({ terms, limit });
-          expect(await split.searchText({ terms, limit })).toEqual(expected);
+          const expected = await single.documents.searchText({ terms, limit });
+          expect(await split.documents.searchText({ terms, limit })).toEqual(expected);
         }
       }
     }
-    expect((await split.searchText({ terms: ["parse"], limit: 100 })).length).toBe(100);
+    expect((await split.documents.searchText({ terms: ["parse"], limit: 100 })).length).toBe(100);
   });
 
   it("sees what was written after the threads started", async () => {
     const { file, resourceId } = await filledIndex(300);
     const split = openStore(file, 2);
     expect(await split.prepareSearchThreads()).toBe(true);
-    await split.searchText({ terms: ["parse"], limit: 10 });
+    await split.documents.searchText({ terms: ["parse"], limit: 10 });
     // New documents change every hit's score (the terms' document counts), the other thread's too.
-    await split.writeDocuments(
+    await split.documents.writeDocuments(
       Array.from({ length: 200 }, (_, i) =>
         document(resourceId, `src/new${i}.ts`, `const parsed${i} = parse(cookie); // zebra`),
       ),
     );
     const single = openStore(file, 1);
     for (const terms of [...QUERIES, ["zebra"]]) {
-      expect(await split.searchText({ terms, limit: 100 })).toEqual(
-        await single.searchText({ terms, limit: 100 }),
+      expect(await split.documents.searchText({ terms, limit: 100 })).toEqual(
+        await single.documents.searchText({ terms, limit: 100 }),
       );
     }
   });
@@ -105,8 +105,8 @@ describe("keyword search split across threads", () => {
     expect(threads).toHaveLength(1);
     await threads[0]?.worker.terminate();
     for (const terms of QUERIES) {
-      expect(await split.searchText({ terms, limit: 20 })).toEqual(
-        await single.searchText({ terms, limit: 20 }),
+      expect(await split.documents.searchText({ terms, limit: 20 })).toEqual(
+        await single.documents.searchText({ terms, limit: 20 }),
       );
     }
   });

@@ -18,29 +18,29 @@ import { tempDir } from "../helpers/temp-dir.js";
 async function rewrittenStore(count: number) {
   const file = join(tempDir(), "index.db");
   const store = SqliteStore.open(file, { create: true });
-  const resource = await store.ensureResource("/repo", "git");
+  const resource = await store.documents.ensureResource("/repo", "git");
   const paths = Array.from({ length: count }, (_, i) => `src/file${i}.ts`);
-  await store.writeDocuments(
+  await store.documents.writeDocuments(
     paths.map((path, i) => document(resource.id, path, `function a${i}() {}`)),
   );
-  await store.writeDocuments(
+  await store.documents.writeDocuments(
     paths.map((path, i) => document(resource.id, path, `function b${i}() {}`)),
   );
   return { file, store, resource };
 }
 
-/** SQLite's own behaviour; what every store does is in store-contract.test.ts. */
+/** SQLite's own behaviour; what every store does is in the role contracts (test/store/contract/). */
 describe("SqliteStore", () => {
   it("rewrites many documents and reclaims their old full-text rows when compacted", async () => {
     const file = join(tempDir(), "index.db");
     const store = SqliteStore.open(file, { create: true });
-    const resource = await store.ensureResource("/repo", "git");
+    const resource = await store.documents.ensureResource("/repo", "git");
     const paths = Array.from({ length: 1200 }, (_, i) => `src/file${i}.ts`);
-    await store.writeDocuments(
+    await store.documents.writeDocuments(
       paths.map((path, i) => document(resource.id, path, `function oldName${i}() {}`)),
     );
     // Half of them change: their old rows stay in the index until compaction.
-    await store.writeDocuments(
+    await store.documents.writeDocuments(
       paths
         .slice(0, 600)
         .map((path, i) => document(resource.id, path, `function newName${i}() {}`)),
@@ -53,19 +53,19 @@ describe("SqliteStore", () => {
       ).bytes;
     const before = indexBytes();
 
-    await store.compact(documentSearchTexts);
+    await store.documents.compact(documentSearchTexts);
 
     expect(indexBytes()).toBeLessThan(before * 0.8);
-    expect(await store.getMeta("fts_deleted_rows")).toBeNull();
-    expect(await store.searchText({ terms: ["oldname7"], limit: 10 })).toEqual([]);
-    expect((await store.searchText({ terms: ["newname7"], limit: 10 })).length).toBe(1);
-    expect((await store.searchText({ terms: ["oldname700"], limit: 10 })).length).toBe(1);
+    expect(await store.state.getMeta("fts_deleted_rows")).toBeNull();
+    expect(await store.documents.searchText({ terms: ["oldname7"], limit: 10 })).toEqual([]);
+    expect((await store.documents.searchText({ terms: ["newname7"], limit: 10 })).length).toBe(1);
+    expect((await store.documents.searchText({ terms: ["oldname700"], limit: 10 })).length).toBe(1);
     expect((await store.stats()).documents).toBe(1200);
 
     // Ranking as in a fresh index of the same documents (row count and lengths put right).
     const fresh = SqliteStore.open(join(tempDir(), "fresh.db"), { create: true });
-    const freshResource = await fresh.ensureResource("/repo", "git");
-    await fresh.writeDocuments(
+    const freshResource = await fresh.documents.ensureResource("/repo", "git");
+    await fresh.documents.writeDocuments(
       paths.map((path, i) =>
         document(
           freshResource.id,
@@ -75,7 +75,7 @@ describe("SqliteStore", () => {
       ),
     );
     const scores = async (from: SqliteStore) =>
-      (await from.searchText({ terms: ["newname7", "oldname700"], limit: 5 }))
+      (await from.documents.searchText({ terms: ["newname7", "oldname700"], limit: 5 }))
         .map((hit) => `${hit.chunk.path} ${hit.score.toFixed(9)}`)
         .sort();
     expect(await scores(store)).toEqual(await scores(fresh));
@@ -102,19 +102,21 @@ describe("SqliteStore", () => {
     const before = schema();
 
     // The first batch is indexed before compact() first yields; a write then makes it give up.
-    const compacting = store.compact(documentSearchTexts);
-    await store.writeDocuments([document(resource.id, "src/late.ts", "function lateComer() {}")]);
+    const compacting = store.documents.compact(documentSearchTexts);
+    await store.documents.writeDocuments([
+      document(resource.id, "src/late.ts", "function lateComer() {}"),
+    ]);
     await compacting;
     expect(schema()).toEqual(before);
-    expect(await store.getMeta("fts_deleted_rows")).toBe("300");
-    expect((await store.searchText({ terms: ["latecomer"], limit: 5 })).length).toBe(1);
+    expect(await store.state.getMeta("fts_deleted_rows")).toBe("300");
+    expect((await store.documents.searchText({ terms: ["latecomer"], limit: 5 })).length).toBe(1);
 
-    await store.compact(documentSearchTexts);
+    await store.documents.compact(documentSearchTexts);
     expect(schema()).toEqual(before);
-    expect(await store.getMeta("fts_deleted_rows")).toBeNull();
-    expect((await store.searchText({ terms: ["latecomer"], limit: 5 })).length).toBe(1);
-    expect((await store.searchText({ terms: ["b299"], limit: 5 })).length).toBe(1);
-    expect(await store.searchText({ terms: ["a299"], limit: 5 })).toEqual([]);
+    expect(await store.state.getMeta("fts_deleted_rows")).toBeNull();
+    expect((await store.documents.searchText({ terms: ["latecomer"], limit: 5 })).length).toBe(1);
+    expect((await store.documents.searchText({ terms: ["b299"], limit: 5 })).length).toBe(1);
+    expect(await store.documents.searchText({ terms: ["a299"], limit: 5 })).toEqual([]);
     await store.close();
   });
 
@@ -122,13 +124,13 @@ describe("SqliteStore", () => {
     const { file, store: first } = await rewrittenStore(300);
     // Another process's connection finds compaction due while the first is between batches.
     const second = SqliteStore.open(file, { create: false });
-    const compacting = first.compact(documentSearchTexts);
-    await second.compact(documentSearchTexts);
+    const compacting = first.documents.compact(documentSearchTexts);
+    await second.documents.compact(documentSearchTexts);
     await compacting;
-    expect(await second.getMeta("fts_deleted_rows")).toBeNull();
-    expect(await second.getMeta("fts_rebuild_lease")).toBeNull();
-    expect((await second.searchText({ terms: ["b299"], limit: 5 })).length).toBe(1);
-    expect(await second.searchText({ terms: ["a299"], limit: 5 })).toEqual([]);
+    expect(await second.state.getMeta("fts_deleted_rows")).toBeNull();
+    expect(await second.state.getMeta("fts_rebuild_lease")).toBeNull();
+    expect((await second.documents.searchText({ terms: ["b299"], limit: 5 })).length).toBe(1);
+    expect(await second.documents.searchText({ terms: ["a299"], limit: 5 })).toEqual([]);
     expect((await second.stats()).chunks).toBe(300);
     await first.close();
     await second.close();
@@ -142,48 +144,52 @@ describe("SqliteStore", () => {
         .prepare("INSERT OR REPLACE INTO ctx_meta (key, value) VALUES ('fts_rebuild_lease', ?)")
         .run(`another-process ${at}`);
     lease(Date.now());
-    await store.compact(documentSearchTexts);
-    expect(await store.getMeta("fts_deleted_rows")).toBe("60");
+    await store.documents.compact(documentSearchTexts);
+    expect(await store.state.getMeta("fts_deleted_rows")).toBe("60");
 
     // Ten minutes without a renewal, and the side table it was building is left behind.
     lease(Date.now() - 10 * 60 * 1000);
     other.exec("CREATE VIRTUAL TABLE chunks_fts_next USING fts5(path, symbols, context, body)");
     other.close();
-    await store.compact(documentSearchTexts);
-    expect(await store.getMeta("fts_deleted_rows")).toBeNull();
-    expect(await store.getMeta("fts_rebuild_lease")).toBeNull();
-    expect((await store.searchText({ terms: ["b59"], limit: 5 })).length).toBe(1);
-    expect(await store.searchText({ terms: ["a59"], limit: 5 })).toEqual([]);
+    await store.documents.compact(documentSearchTexts);
+    expect(await store.state.getMeta("fts_deleted_rows")).toBeNull();
+    expect(await store.state.getMeta("fts_rebuild_lease")).toBeNull();
+    expect((await store.documents.searchText({ terms: ["b59"], limit: 5 })).length).toBe(1);
+    expect(await store.documents.searchText({ terms: ["a59"], limit: 5 })).toEqual([]);
     await store.close();
   });
 
   it("waits for another process's write, and past the busy timeout says the index is busy and keeps what it holds", async () => {
     const file = join(tempDir(), "index.db");
     const store = SqliteStore.open(file, { create: true });
-    const resource = await store.ensureResource("/repo", "git");
-    await store.writeDocuments([document(resource.id, "src/kept.ts", "function keptBefore() {}")]);
+    const resource = await store.documents.ensureResource("/repo", "git");
+    await store.documents.writeDocuments([
+      document(resource.id, "src/kept.ts", "function keptBefore() {}"),
+    ]);
     const holder = new Database(file);
     holder.exec("BEGIN IMMEDIATE");
-    const write = store.writeDocuments([
+    const write = store.documents.writeDocuments([
       document(resource.id, "src/new.ts", "function waitedFor() {}"),
     ]);
     await expect(write).rejects.toThrow(IndexBusyError);
     await expect(write).rejects.toThrow(`${file}: the index is busy`);
     holder.exec("ROLLBACK");
     holder.close();
-    expect((await store.searchText({ terms: ["keptbefore"], limit: 5 })).length).toBe(1);
-    await store.writeDocuments([document(resource.id, "src/new.ts", "function waitedFor() {}")]);
-    expect((await store.searchText({ terms: ["waitedfor"], limit: 5 })).length).toBe(1);
+    expect((await store.documents.searchText({ terms: ["keptbefore"], limit: 5 })).length).toBe(1);
+    await store.documents.writeDocuments([
+      document(resource.id, "src/new.ts", "function waitedFor() {}"),
+    ]);
+    expect((await store.documents.searchText({ terms: ["waitedfor"], limit: 5 })).length).toBe(1);
     await store.close();
   }, 20_000);
 
   it("merges the full-text index's segments after a large write, with the same answers", async () => {
     const file = join(tempDir(), "index.db");
     const store = SqliteStore.open(file, { create: true });
-    const resource = await store.ensureResource("/repo", "git");
+    const resource = await store.documents.ensureResource("/repo", "git");
     // One transaction per batch, as a run writes: FTS5 leaves a segment per transaction.
     for (let batch = 0; batch < 25; batch++) {
-      await store.writeDocuments(
+      await store.documents.writeDocuments(
         Array.from({ length: 100 }, (_, i) => {
           const n = batch * 100 + i;
           return document(resource.id, `src/file${n}.ts`, `function merged${n % 37}Name${n}() {}`);
@@ -199,42 +205,44 @@ describe("SqliteStore", () => {
     const answers = async () =>
       Promise.all(
         ["merged3", "merged36", "name2499", "function"].map(async (term) =>
-          (await store.searchText({ terms: [term], limit: 50 })).map(
+          (await store.documents.searchText({ terms: [term], limit: 50 })).map(
             (hit) => `${hit.chunk.path} ${hit.score.toFixed(6)}`,
           ),
         ),
       );
     const before = await answers();
     const rowsBefore = segments();
-    expect(await store.compactionDue()).toBe(true);
+    expect(await store.documents.compactionDue()).toBe(true);
 
-    await store.compact(documentSearchTexts);
+    await store.documents.compact(documentSearchTexts);
 
     expect(segments()).toBeLessThan(rowsBefore);
     expect(await answers()).toEqual(before);
-    expect(await store.getMeta("fts_unmerged_rows")).toBeNull();
-    expect(await store.compactionDue()).toBe(false);
+    expect(await store.state.getMeta("fts_unmerged_rows")).toBeNull();
+    expect(await store.documents.compactionDue()).toBe(false);
     // A small write afterwards is not worth another merge.
-    await store.writeDocuments([document(resource.id, "src/extra.ts", "function extra() {}")]);
-    expect(await store.compactionDue()).toBe(false);
+    await store.documents.writeDocuments([
+      document(resource.id, "src/extra.ts", "function extra() {}"),
+    ]);
+    expect(await store.documents.compactionDue()).toBe(false);
     await store.close();
   });
 
   it("leaves the full-text index alone when few rows were deleted", async () => {
     const store = SqliteStore.open(join(tempDir(), "index.db"), { create: true });
-    const resource = await store.ensureResource("/repo", "git");
-    await store.writeDocuments([document(resource.id, "a.ts", "function first() {}")]);
-    await store.writeDocuments([document(resource.id, "a.ts", "function second() {}")]);
-    await store.compact(documentSearchTexts);
-    expect(await store.getMeta("fts_deleted_rows")).toBe("1");
+    const resource = await store.documents.ensureResource("/repo", "git");
+    await store.documents.writeDocuments([document(resource.id, "a.ts", "function first() {}")]);
+    await store.documents.writeDocuments([document(resource.id, "a.ts", "function second() {}")]);
+    await store.documents.compact(documentSearchTexts);
+    expect(await store.state.getMeta("fts_deleted_rows")).toBe("1");
     await store.close();
   });
 
   it("keeps the references of an index written before they were packed, in their order", async () => {
     const file = join(tempDir(), "index.db");
     let store = SqliteStore.open(file, { create: true });
-    const resource = await store.ensureResource("/repo", "git");
-    await store.writeDocuments([
+    const resource = await store.documents.ensureResource("/repo", "git");
+    await store.documents.writeDocuments([
       document(resource.id, "src/a.ts", "a"),
       document(resource.id, "src/b.ts", "b"),
     ]);
@@ -266,9 +274,9 @@ describe("SqliteStore", () => {
     ).toEqual(["uzeta\t4\ncalpha\t1,2\ntempty?\t3", "halpha\t7"]);
     graph.close();
     expect(
-      (await store.findReferences("alpha")).map((r) => `${r.path}:${r.line} ${r.kind}`),
+      (await store.graph.findReferences("alpha")).map((r) => `${r.path}:${r.line} ${r.kind}`),
     ).toEqual(["src/a.ts:1 call", "src/a.ts:2 call", "src/b.ts:7 inherit"]);
-    expect((await store.findReferences("empty?")).map((r) => r.line)).toEqual([3]);
+    expect((await store.graph.findReferences("empty?")).map((r) => r.line)).toEqual([3]);
     expect((await store.stats()).graph.references).toBe(4);
     await store.close();
   });
@@ -292,8 +300,8 @@ describe("SqliteStore", () => {
     ];
     const stored = async (file: string) => {
       const store = SqliteStore.open(file, { create: true });
-      const resource = await store.ensureResource("/repo", "git");
-      await store.writeHistory({
+      const resource = await store.documents.ensureResource("/repo", "git");
+      await store.history.writeHistory({
         resourceId: resource.id,
         add: commits,
         remove: [],
@@ -316,13 +324,13 @@ describe("SqliteStore", () => {
     db.close();
 
     const store = SqliteStore.open(file, { create: false });
-    const [resource] = await store.listResources();
+    const [resource] = await store.documents.listResources();
     const id = resource?.id ?? "";
-    expect((await store.filesOfMatchingCommits(id, ["refund"], 10, 10)).map((m) => m.path)).toEqual(
-      ["src/f4.ts", "src/f1.ts", "src/f2.ts"],
-    );
+    expect(
+      (await store.history.filesOfMatchingCommits(id, ["refund"], 10, 10)).map((m) => m.path),
+    ).toEqual(["src/f4.ts", "src/f1.ts", "src/f2.ts"]);
     // A commit dropped: gone from the search and from the figures its scores divide by.
-    await store.writeHistory({
+    await store.history.writeHistory({
       resourceId: id,
       add: [],
       remove: [commits[0]?.sha ?? ""],
@@ -331,7 +339,7 @@ describe("SqliteStore", () => {
     });
     const fresh = join(tempDir(), "index.db");
     const other = await stored(fresh);
-    await other.store.writeHistory({
+    await other.store.history.writeHistory({
       resourceId: other.resource.id,
       add: [],
       remove: [commits[0]?.sha ?? ""],
@@ -339,8 +347,8 @@ describe("SqliteStore", () => {
       readAt: null,
     });
     for (const terms of [["refund"], ["label"], ["basket"]]) {
-      expect(await store.filesOfMatchingCommits(id, terms, 10, 10)).toEqual(
-        await other.store.filesOfMatchingCommits(other.resource.id, terms, 10, 10),
+      expect(await store.history.filesOfMatchingCommits(id, terms, 10, 10)).toEqual(
+        await other.store.history.filesOfMatchingCommits(other.resource.id, terms, 10, 10),
       );
     }
     await store.close();
@@ -375,23 +383,23 @@ describe("SqliteStore", () => {
       },
     });
     let store = SqliteStore.open(file, { create: true });
-    let resource = await store.ensureResource("/repo", "git");
-    await store.writeDocuments([withGraph(resource.id, "src/a.ts", "alpha")]);
+    let resource = await store.documents.ensureResource("/repo", "git");
+    await store.documents.writeDocuments([withGraph(resource.id, "src/a.ts", "alpha")]);
     // Mid-run: the name indexes wait for the end, and look-ups answer all the same.
     expect(nameIndexes()).toEqual([]);
-    expect((await store.findReferences("alpha")).map((r) => r.path)).toEqual(["src/a.ts"]);
-    await store.recordRun(resource.id, emptySkipCounts(), new Date().toISOString());
+    expect((await store.graph.findReferences("alpha")).map((r) => r.path)).toEqual(["src/a.ts"]);
+    await store.documents.recordRun(resource.id, emptySkipCounts(), new Date().toISOString());
     expect(nameIndexes()).toEqual(all);
     // A later run writes into filled tables, with the indexes in place.
-    await store.writeDocuments([withGraph(resource.id, "src/b.ts", "alpha")]);
+    await store.documents.writeDocuments([withGraph(resource.id, "src/b.ts", "alpha")]);
     expect(nameIndexes()).toEqual(all);
     await store.close();
 
     // A first run that stops before its end (the process killed): the next open builds them.
     const second = join(tempDir(), "index.db");
     store = SqliteStore.open(second, { create: true });
-    resource = await store.ensureResource("/repo", "git");
-    await store.writeDocuments([withGraph(resource.id, "src/a.ts", "alpha")]);
+    resource = await store.documents.ensureResource("/repo", "git");
+    await store.documents.writeDocuments([withGraph(resource.id, "src/a.ts", "alpha")]);
     await store.close();
     store = SqliteStore.open(second, { create: false });
     await store.close();

@@ -53,8 +53,8 @@ beforeAll(async () => {
     preparerFor: () =>
       new InThreadPreparer(new DocumentChunker(DEFAULT_CHUNK_LIMITS, o200kCounter), "structural"),
   });
-  const resource = (await store.listResources())[0];
-  chunks = await store.getDocumentChunks(resource?.id ?? "", "src/sessions.ts");
+  const resource = (await store.documents.listResources())[0];
+  chunks = await store.documents.getDocumentChunks(resource?.id ?? "", "src/sessions.ts");
 });
 
 afterAll(async () => {
@@ -79,7 +79,7 @@ describe("the best file's head", () => {
 
   it("follows the first candidates, scored between its neighbours, with its reason", async () => {
     const hits = deepHits(HEAD_AFTER + 2);
-    const placed = await withBestFileHead(hits, store, o200kCounter, 100_000);
+    const placed = await withBestFileHead(hits, store.documents, o200kCounter, 100_000);
     expect(placed).toHaveLength(hits.length + 1);
     const head = placed[HEAD_AFTER];
     expect(head?.source).toMatchObject({ path: "src/sessions.ts", startLine: 1 });
@@ -93,7 +93,7 @@ describe("the best file's head", () => {
   });
 
   it("goes last when fewer candidates than its place came", async () => {
-    const placed = await withBestFileHead(deepHits(2), store, o200kCounter, 100_000);
+    const placed = await withBestFileHead(deepHits(2), store.documents, o200kCounter, 100_000);
     expect(placed[2]?.source).toMatchObject({ startLine: 1 });
   });
 
@@ -104,7 +104,12 @@ describe("the best file's head", () => {
       signals: { keyword: 0.2 },
       ranking: ["earlier reason"],
     };
-    const placed = await withBestFileHead([...hits, headHit], store, o200kCounter, 100_000);
+    const placed = await withBestFileHead(
+      [...hits, headHit],
+      store.documents,
+      o200kCounter,
+      100_000,
+    );
     expect(placed).toHaveLength(hits.length + 1);
     expect(placed.filter((fragment) => fragment.id === headHit.id)).toHaveLength(1);
     expect(placed[HEAD_AFTER]?.id).toBe(headHit.id);
@@ -117,15 +122,17 @@ describe("the best file's head", () => {
     const hits = deepHits(HEAD_AFTER + 2);
     const headHit = chunkFragment(chunks[0] as StoredChunk, 0.95, "test", o200kCounter);
     const held = [hits[0] as ContextFragment, headHit, ...hits.slice(1)];
-    expect(await withBestFileHead(held, store, o200kCounter, 100_000)).toEqual(held);
+    expect(await withBestFileHead(held, store.documents, o200kCounter, 100_000)).toEqual(held);
     const headFirst = [{ ...headHit, score: 2 }, ...hits];
-    expect(await withBestFileHead(headFirst, store, o200kCounter, 100_000)).toEqual(headFirst);
+    expect(await withBestFileHead(headFirst, store.documents, o200kCounter, 100_000)).toEqual(
+      headFirst,
+    );
     // A head over a tenth of the budget would push out hits of other files.
     const small = headHit.tokens * 9;
-    expect(await withBestFileHead(hits, store, o200kCounter, small)).toEqual(hits);
-    expect(await withBestFileHead(hits, store, o200kCounter, headHit.tokens * 10)).toHaveLength(
-      hits.length + 1,
-    );
+    expect(await withBestFileHead(hits, store.documents, o200kCounter, small)).toEqual(hits);
+    expect(
+      await withBestFileHead(hits, store.documents, o200kCounter, headHit.tokens * 10),
+    ).toHaveLength(hits.length + 1);
   });
 
   it("comes with a query's answer whose best hit is deep in a file", async () => {

@@ -80,7 +80,10 @@ describe("the strategy pipeline", () => {
   it("combines several strategies, each with a share of the budget in proportion to confidence × quality", async () => {
     const other = fixed("other", [fileFragment("other", "notes.ts", 1, 5, 3)], 0.9);
     const { pipeline } = pipelineWith([other]);
-    const output = await pipeline.run(request, { text: store }, ["simple-keyword", "other"]);
+    const output = await pipeline.run(request, { text: store.documents }, [
+      "simple-keyword",
+      "other",
+    ]);
     const strategies = new Set(output.candidates.map((fragment) => fragment.strategy));
     expect(strategies).toEqual(new Set(["simple-keyword", "other"]));
     // keyword: 0.5 × 0.3 = 0.15; other: 0.9 × 0.5 = 0.45 → 1/4 and 3/4 of 2000.
@@ -95,7 +98,7 @@ describe("the strategy pipeline", () => {
   it("answers within the timeout when strategies hang, throw or return garbage, and reports each error", async () => {
     const { pipeline } = pipelineWith([hanging(), throwing(), garbage()], { timeoutSeconds: 0.3 });
     const started = performance.now();
-    const output = await pipeline.run(request, { text: store }, [
+    const output = await pipeline.run(request, { text: store.documents }, [
       "simple-keyword",
       "hangs",
       "throws",
@@ -125,7 +128,7 @@ describe("the strategy pipeline", () => {
       });
     });
     const { pipeline } = pipelineWith([polite], { timeoutSeconds: 0.1 });
-    await pipeline.run(request, { text: store }, ["polite"]);
+    await pipeline.run(request, { text: store.documents }, ["polite"]);
     expect(aborted).toBe(true);
   });
 
@@ -143,7 +146,7 @@ describe("the strategy pipeline", () => {
       fileFragment("greedy", "big2.ts", 1, 400, 1),
     ]);
     const { pipeline } = pipelineWith([malformed, greedy]);
-    const output = await pipeline.run({ task: "x", budget: 3000 }, { text: store }, [
+    const output = await pipeline.run({ task: "x", budget: 3000 }, { text: store.documents }, [
       "sloppy",
       "greedy",
     ]);
@@ -169,20 +172,20 @@ describe("the strategy pipeline", () => {
       { now: () => now },
     );
     const enabled = ["simple-keyword", "flaky"];
-    for (let i = 0; i < 3; i++) await pipeline.run(request, { text: store }, enabled);
+    for (let i = 0; i < 3; i++) await pipeline.run(request, { text: store.documents }, enabled);
     expect(pipeline.breakers.state("flaky")).toBe("open");
-    const skipped = await pipeline.run(request, { text: store }, enabled);
+    const skipped = await pipeline.run(request, { text: store.documents }, enabled);
     expect(skipped.runs.find((run) => run.name === "flaky")?.status).toBe("breaker-open");
     expect(saved.at(-1)).toMatchObject({ strategy: "flaky", failures: 3, openedAt: now });
 
     now += 30_000;
     expect(pipeline.breakers.state("flaky")).toBe("half-open");
-    await pipeline.run(request, { text: store }, enabled); // the trial fails: open again
+    await pipeline.run(request, { text: store.documents }, enabled); // the trial fails: open again
     expect(pipeline.breakers.state("flaky")).toBe("open");
 
     now += 30_000;
     fail = false;
-    const recovered = await pipeline.run(request, { text: store }, enabled);
+    const recovered = await pipeline.run(request, { text: store.documents }, enabled);
     expect(recovered.runs.find((run) => run.name === "flaky")?.status).toBe("ran");
     expect(pipeline.breakers.state("flaky")).toBe("closed");
   });
@@ -193,7 +196,7 @@ describe("the strategy pipeline", () => {
       capabilities: { usesText: false, usesVector: true },
     });
     const { pipeline } = pipelineWith([shy, vectorOnly]);
-    const output = await pipeline.run(request, { text: store }, ["shy", "vectors"]);
+    const output = await pipeline.run(request, { text: store.documents }, ["shy", "vectors"]);
     expect(output.runs.map((run) => [run.name, run.status, run.fallback])).toEqual([
       ["shy", "declined", false],
       ["vectors", "no-backend", false],
@@ -214,7 +217,7 @@ describe("the strategy pipeline", () => {
     });
     const { pipeline } = pipelineWith([slow], { maxWorkers: 2 });
     await Promise.all(
-      Array.from({ length: 6 }, () => pipeline.run(request, { text: store }, ["slow"])),
+      Array.from({ length: 6 }, () => pipeline.run(request, { text: store.documents }, ["slow"])),
     );
     expect(peak).toBe(2);
   });
@@ -251,7 +254,7 @@ describe("packing what the pipeline returns", () => {
           const assemble = async () => {
             const { candidates, allocation, runs } = await pipeline.run(
               { task: "property", budget },
-              { text: store },
+              { text: store.documents },
               ["one", "two", "simple-keyword"],
             );
             return packToBudget(candidates, {

@@ -147,7 +147,7 @@ describe("temporal-archaeology", () => {
     const { repo } = projectWithHistory();
     const engine = await engineOn(repo.root);
     const temporal = (await engine.backends()).temporal;
-    const [resource] = await engine.store.listResources();
+    const [resource] = await engine.store.documents.listResources();
     const ages = await temporal?.changeAges(
       resource?.id ?? "",
       ["src/config/parse.ts", "src/net/retry.ts", "nope.ts"],

@@ -24,14 +24,14 @@ describe("a watcher's claim on the index", () => {
     await first.written();
     second.markSettled();
     await second.written();
-    const secondClaim = await index.getMeta("watcher");
+    const secondClaim = await index.state.getMeta("watcher");
     expect(JSON.parse(secondClaim ?? "")).toMatchObject({ pid: process.pid, state: "settled" });
 
     // The first watcher stops: the second still keeps the index up to date, and says so.
     await first.stop();
-    expect(await index.getMeta("watcher")).toBe(secondClaim);
+    expect(await index.state.getMeta("watcher")).toBe(secondClaim);
 
     await second.stop();
-    expect(await index.getMeta("watcher")).toBe("");
+    expect(await index.state.getMeta("watcher")).toBe("");
   });
 });

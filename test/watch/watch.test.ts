@@ -102,12 +102,12 @@ describe("ctx serve keeps the index fresh (a real subprocess and the SDK's clien
 /** Every document's path, hash and chunks: what a query can find. */
 async function snapshot(engine: ContextEngine) {
   const documents: unknown[] = [];
-  for (const resource of await engine.store.listResources()) {
-    const docs = (await engine.store.listDocuments(resource.id)).sort((a, b) =>
+  for (const resource of await engine.store.documents.listResources()) {
+    const docs = (await engine.store.documents.listDocuments(resource.id)).sort((a, b) =>
       a.path < b.path ? -1 : 1,
     );
     for (const doc of docs) {
-      const chunks = await engine.store.getDocumentChunks(resource.id, doc.path);
+      const chunks = await engine.store.documents.getDocumentChunks(resource.id, doc.path);
       documents.push({
         path: doc.path,
         hash: doc.hash,

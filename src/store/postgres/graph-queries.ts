@@ -1,4 +1,5 @@
 import type {
+  GraphBackend,
   ImportTarget,
   ReferenceRecord,
   SymbolKind,
@@ -9,6 +10,7 @@ import { orderedReferences } from "../../core/graph.js";
 import type { StoreStats } from "../../core/store.js";
 import { IMPORT_SCOPED_LANGUAGES } from "../../graph/graph-languages.js";
 import { targetMatches } from "../../graph/import-targets.js";
+import { pgGraphSnapshots } from "./graph-snapshot.js";
 import type { PgSession } from "./pg-session.js";
 import { shownKind } from "./reference-kinds.js";
 import { escapeLike } from "./rows.js";
@@ -27,84 +29,6 @@ interface DefinitionRow {
 
 const DEFINITION_COLUMNS = `g.name, g.kind, g.start_line AS "startLine", g.end_line AS "endLine", g.parent,
   g.signature, g.doc, d.path, d.resource_id AS "resourceId"`;
-
-/** Definitions by name, as the SQLite store finds them: exact, else without case; `name*` a prefix. */
-export async function findSymbols(session: PgSession, query: SymbolQuery): Promise<SymbolRecord[]> {
-  const filters: string[] = [];
-  const values: (string | number)[] = [session.projectId];
-  const add = (value: string | number) => {
-    values.push(value);
-    return `$${values.length}`;
-  };
-  if (query.kind) filters.push(`g.kind = ${add(query.kind)}`);
-  if (query.path) {
-    const folder = query.path.endsWith("/") ? query.path : `${query.path}/`;
-    filters.push(`(d.path = ${add(query.path)} OR d.path LIKE ${add(`${escapeLike(folder)}%`)})`);
-  }
-  const run = (match: string, name: string): Promise<DefinitionRow[]> => {
-    const params = [...values, name, query.limit];
-    const sql = `SELECT ${DEFINITION_COLUMNS} FROM graph_definitions g JOIN documents d ON d.id = g.document_id
-       WHERE g.project_id = $1 AND ${[match.replace("?", `$${values.length + 1}`), ...filters].join(" AND ")}
-       ORDER BY d.path COLLATE "C", g.start_line LIMIT $${values.length + 2}`;
-    return session.rows<DefinitionRow>(sql, params);
-  };
-  if (query.name.endsWith("*")) {
-    return run("lower(g.name) LIKE ?", `${escapeLike(query.name.slice(0, -1).toLowerCase())}%`);
-  }
-  const exact = await run("g.name = ?", query.name);
-  return exact.length > 0 ? exact : run("lower(g.name) = ?", query.name.toLowerCase());
-}
-
-/** Uses of a name, one per line; with `definitionPath`, those that resolve to that file's definition. */
-export async function findReferences(
-  session: PgSession,
-  name: string,
-  definitionPath?: string,
-): Promise<ReferenceRecord[]> {
-  const { projectId } = session;
-  let rows = await session.rows<{
-    documentId: number;
-    path: string;
-    language: string;
-    kind: string;
-    lines: string;
-  }>(
-    `SELECT d.id AS "documentId", d.path, d.language, r.kind, r.lines FROM graph_references r
-     JOIN documents d ON d.id = r.document_id WHERE r.project_id = $1 AND r.name = $2`,
-    [projectId, name],
-  );
-  if (definitionPath !== undefined) {
-    const definedIn = new Set(
-      (
-        await session.rows<{ path: string }>(
-          `SELECT DISTINCT d.path FROM graph_definitions g JOIN documents d ON d.id = g.document_id
-           WHERE g.project_id = $1 AND g.name = $2`,
-          [projectId, name],
-        )
-      ).map((row) => row.path),
-    );
-    if (!definedIn.has(definitionPath)) return [];
-    const unique = definedIn.size === 1;
-    const importing = await importersOf(
-      session,
-      await providersOf(session, name, definitionPath),
-      rows.filter((row) => row.path !== definitionPath).map((row) => row.documentId),
-    );
-    rows = rows.filter(
-      (row) =>
-        row.path === definitionPath ||
-        importing.has(row.documentId) ||
-        (unique && !IMPORT_SCOPED_LANGUAGES.has(row.language)),
-    );
-  }
-  const records: ReferenceRecord[] = [];
-  for (const row of rows) {
-    for (const line of row.lines.split(",")) {
-      records.push({ path: row.path, line: Number(line), kind: shownKind(row.kind) });
-    }
-  }
-  return orderedReferences(records);
-}
 
 /** The file defining a name and the files that pass it on (`export … from`, transitively). */
 async function providersOf(session: PgSession, name: string, path: string): Promise<string[]> {
@@ -163,4 +87,85 @@ export async function graphStats(session: PgSession): Promise<StoreStats["graph"
     [session.projectId],
   );
   return row ?? { definitions: 0, references: 0, imports: 0, orphans: 0 };
+}
+
+/** The code graph over one connection: symbol and reference lookups, and whole-file reads. */
+export function pgGraph(session: PgSession): GraphBackend {
+  return {
+    ...pgGraphSnapshots(session),
+    /** Definitions by name, as the SQLite store finds them: exact, else without case; `name*` a prefix. */
+    async findSymbols(query: SymbolQuery): Promise<SymbolRecord[]> {
+      const filters: string[] = [];
+      const values: (string | number)[] = [session.projectId];
+      const add = (value: string | number) => {
+        values.push(value);
+        return `$${values.length}`;
+      };
+      if (query.kind) filters.push(`g.kind = ${add(query.kind)}`);
+      if (query.path) {
+        const folder = query.path.endsWith("/") ? query.path : `${query.path}/`;
+        filters.push(
+          `(d.path = ${add(query.path)} OR d.path LIKE ${add(`${escapeLike(folder)}%`)})`,
+        );
+      }
+      const run = (match: string, name: string): Promise<DefinitionRow[]> => {
+        const params = [...values, name, query.limit];
+        const sql = `SELECT ${DEFINITION_COLUMNS} FROM graph_definitions g JOIN documents d ON d.id = g.document_id
+       WHERE g.project_id = $1 AND ${[match.replace("?", `$${values.length + 1}`), ...filters].join(" AND ")}
+       ORDER BY d.path COLLATE "C", g.start_line LIMIT $${values.length + 2}`;
+        return session.rows<DefinitionRow>(sql, params);
+      };
+      if (query.name.endsWith("*")) {
+        return run("lower(g.name) LIKE ?", `${escapeLike(query.name.slice(0, -1).toLowerCase())}%`);
+      }
+      const exact = await run("g.name = ?", query.name);
+      return exact.length > 0 ? exact : run("lower(g.name) = ?", query.name.toLowerCase());
+    },
+    /** Uses of a name, one per line; with `definitionPath`, those that resolve to that file's definition. */
+    async findReferences(name: string, definitionPath?: string): Promise<ReferenceRecord[]> {
+      const { projectId } = session;
+      let rows = await session.rows<{
+        documentId: number;
+        path: string;
+        language: string;
+        kind: string;
+        lines: string;
+      }>(
+        `SELECT d.id AS "documentId", d.path, d.language, r.kind, r.lines FROM graph_references r
+     JOIN documents d ON d.id = r.document_id WHERE r.project_id = $1 AND r.name = $2`,
+        [projectId, name],
+      );
+      if (definitionPath !== undefined) {
+        const definedIn = new Set(
+          (
+            await session.rows<{ path: string }>(
+              `SELECT DISTINCT d.path FROM graph_definitions g JOIN documents d ON d.id = g.document_id
+           WHERE g.project_id = $1 AND g.name = $2`,
+              [projectId, name],
+            )
+          ).map((row) => row.path),
+        );
+        if (!definedIn.has(definitionPath)) return [];
+        const unique = definedIn.size === 1;
+        const importing = await importersOf(
+          session,
+          await providersOf(session, name, definitionPath),
+          rows.filter((row) => row.path !== definitionPath).map((row) => row.documentId),
+        );
+        rows = rows.filter(
+          (row) =>
+            row.path === definitionPath ||
+            importing.has(row.documentId) ||
+            (unique && !IMPORT_SCOPED_LANGUAGES.has(row.language)),
+        );
+      }
+      const records: ReferenceRecord[] = [];
+      for (const row of rows) {
+        for (const line of row.lines.split(",")) {
+          records.push({ path: row.path, line: Number(line), kind: shownKind(row.kind) });
+        }
+      }
+      return orderedReferences(records);
+    },
+  };
 }

@@ -1,4 +1,5 @@
 import type {
+  GraphBackend,
   GraphDefinition,
   GraphFileKey,
   GraphFileRecord,
@@ -8,6 +9,7 @@ import type {
   KnownGraphFiles,
 } from "../../core/graph.js";
 import { graphFileKey } from "../../core/graph.js";
+import { explainPgError } from "./connection-errors.js";
 import { type PgSession, type Queryable, rowsOf } from "./pg-session.js";
 import { storedReference } from "./reference-kinds.js";
 
@@ -30,7 +32,7 @@ interface ImportRow {
 }
 
 /** The project's generation counter, "0" before its first write. */
-export async function graphGeneration(client: Queryable, projectId: number): Promise<string> {
+async function generationOf(client: Queryable, projectId: number): Promise<string> {
   const [row] = await rowsOf<{ generation: number }>(
     client,
     "SELECT graph_generation AS generation FROM ctx_projects WHERE id = $1",
@@ -52,83 +54,6 @@ async function inSnapshot<T>(
 
 // Paths order as SQLite compares text (bytes), whatever the database's collation.
 const DOCUMENT_ORDER = `ORDER BY path COLLATE "C", resource_id COLLATE "C"`;
-
-/** Every document's graph rows (references to names no file defines left out), with the generation. */
-export async function loadGraph(
-  session: PgSession,
-  known?: KnownGraphFiles,
-): Promise<{ generation: string; files: GraphFileRecord[] }> {
-  const { projectId } = session;
-  return inSnapshot(session, async (client) => {
-    const documents = await rowsOf<DocumentRow & { hash: string }>(
-      client,
-      `SELECT id, resource_id AS "resourceId", path, language, hash FROM documents
-       WHERE project_id = $1 ${DOCUMENT_ORDER}`,
-      [projectId],
-    );
-    const records = new Map<number, GraphFileRecord>();
-    const unread: DocumentRow[] = [];
-    for (const { hash, ...document } of documents) {
-      const hit = known?.get(graphFileKey(document));
-      if (hit && hit.hash === hash) records.set(document.id, hit.record);
-      else unread.push(document);
-    }
-    const read = await recordsOf(client, projectId, unread);
-    unread.forEach((document, index) => {
-      const record = read[index];
-      if (record) records.set(document.id, record);
-    });
-    const files = documents.flatMap(({ id }) => records.get(id) ?? []);
-    return { generation: await graphGeneration(client, projectId), files };
-  });
-}
-
-/** Every document's key, with the rows of those written after `since` (null past `limit`). */
-export async function graphFilesSince(
-  session: PgSession,
-  since: string,
-  limit: number,
-): Promise<{ generation: string; files: GraphFileKey[]; written: GraphFileRecord[] | null }> {
-  const { projectId } = session;
-  return inSnapshot(session, async (client) => {
-    const documents = await rowsOf<DocumentRow & { written: boolean }>(
-      client,
-      `SELECT id, resource_id AS "resourceId", path, language, graph_generation > $2 AS written
-       FROM documents WHERE project_id = $1 ${DOCUMENT_ORDER}`,
-      [projectId, Number(since)],
-    );
-    const changed = documents.filter((document) => document.written);
-    const written =
-      changed.length > limit
-        ? null
-        : await recordsOf(
-            client,
-            projectId,
-            changed.map(({ written: _written, ...document }) => document),
-          );
-    const files = documents.map(({ resourceId, path }) => ({ resourceId, path }));
-    return { generation: await graphGeneration(client, projectId), files, written };
-  });
-}
-
-/** The rows of every document with a reference to one of `names`, in path order. */
-export async function graphFilesReferencing(
-  session: PgSession,
-  names: readonly string[],
-): Promise<GraphFileRecord[]> {
-  const { projectId } = session;
-  return inSnapshot(session, async (client) => {
-    const documents = await rowsOf<DocumentRow>(
-      client,
-      `SELECT id, resource_id AS "resourceId", path, language FROM documents
-       WHERE project_id = $1 AND id IN (SELECT document_id FROM graph_references
-                                        WHERE project_id = $1 AND name = ANY($2::text[]))
-       ${DOCUMENT_ORDER}`,
-      [projectId, names],
-    );
-    return recordsOf(client, projectId, documents);
-  });
-}
 
 /** The documents' rows, in their order, read table by table. */
 async function recordsOf(
@@ -187,5 +112,90 @@ function toImport(row: ImportRow): GraphImport {
     names: row.names === "" ? [] : row.names.split(","),
     targets: JSON.parse(row.targets) as ImportTarget[],
     reexport: row.reexport,
+  };
+}
+
+/** The code graph's whole-file reads over one connection: what a graph build loads. */
+export function pgGraphSnapshots(
+  session: PgSession,
+): Pick<GraphBackend, "graphGeneration" | "loadGraph" | "loadGraphSince" | "loadGraphReferencing"> {
+  return {
+    // Straight on the pool, outside a session call: its failure is explained here.
+    async graphGeneration() {
+      try {
+        return await generationOf(session.pool, session.projectId);
+      } catch (error) {
+        throw explainPgError(session.location, error);
+      }
+    },
+    /** Every document's graph rows (references to names no file defines left out), with the generation. */
+    async loadGraph(
+      known?: KnownGraphFiles,
+    ): Promise<{ generation: string; files: GraphFileRecord[] }> {
+      const { projectId } = session;
+      return inSnapshot(session, async (client) => {
+        const documents = await rowsOf<DocumentRow & { hash: string }>(
+          client,
+          `SELECT id, resource_id AS "resourceId", path, language, hash FROM documents
+       WHERE project_id = $1 ${DOCUMENT_ORDER}`,
+          [projectId],
+        );
+        const records = new Map<number, GraphFileRecord>();
+        const unread: DocumentRow[] = [];
+        for (const { hash, ...document } of documents) {
+          const hit = known?.get(graphFileKey(document));
+          if (hit && hit.hash === hash) records.set(document.id, hit.record);
+          else unread.push(document);
+        }
+        const read = await recordsOf(client, projectId, unread);
+        unread.forEach((document, index) => {
+          const record = read[index];
+          if (record) records.set(document.id, record);
+        });
+        const files = documents.flatMap(({ id }) => records.get(id) ?? []);
+        return { generation: await generationOf(client, projectId), files };
+      });
+    },
+    /** Every document's key, with the rows of those written after `since` (null past `limit`). */
+    async loadGraphSince(
+      since: string,
+      limit: number,
+    ): Promise<{ generation: string; files: GraphFileKey[]; written: GraphFileRecord[] | null }> {
+      const { projectId } = session;
+      return inSnapshot(session, async (client) => {
+        const documents = await rowsOf<DocumentRow & { written: boolean }>(
+          client,
+          `SELECT id, resource_id AS "resourceId", path, language, graph_generation > $2 AS written
+       FROM documents WHERE project_id = $1 ${DOCUMENT_ORDER}`,
+          [projectId, Number(since)],
+        );
+        const changed = documents.filter((document) => document.written);
+        const written =
+          changed.length > limit
+            ? null
+            : await recordsOf(
+                client,
+                projectId,
+                changed.map(({ written: _written, ...document }) => document),
+              );
+        const files = documents.map(({ resourceId, path }) => ({ resourceId, path }));
+        return { generation: await generationOf(client, projectId), files, written };
+      });
+    },
+    /** The rows of every document with a reference to one of `names`, in path order. */
+    async loadGraphReferencing(names: readonly string[]): Promise<GraphFileRecord[]> {
+      const { projectId } = session;
+      return inSnapshot(session, async (client) => {
+        const documents = await rowsOf<DocumentRow>(
+          client,
+          `SELECT id, resource_id AS "resourceId", path, language FROM documents
+       WHERE project_id = $1 AND id IN (SELECT document_id FROM graph_references
+                                        WHERE project_id = $1 AND name = ANY($2::text[]))
+       ${DOCUMENT_ORDER}`,
+          [projectId, names],
+        );
+        return recordsOf(client, projectId, documents);
+      });
+    },
   };
 }

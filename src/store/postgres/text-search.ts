@@ -1,10 +1,7 @@
-import type { ChunkContextUpdate } from "../../core/store.js";
 import type { FieldWeights, TextHit, TextQuery } from "../../core/text-backend.js";
 import { CHUNK_COLUMNS, type ChunkRow, toStoredChunk } from "../chunk-rows.js";
-import { bm25Sql, countFields, queryTokens } from "./bm25.js";
-import { addTextStats } from "./document-writes.js";
+import { bm25Sql, queryTokens } from "./bm25.js";
 import type { PgSession } from "./pg-session.js";
-import { rowsOf } from "./pg-session.js";
 import { pgPathFilter } from "./rows.js";
 
 const CHUNK_TERMS = {
@@ -74,67 +71,4 @@ export async function chunkRows(
      WHERE c.project_id = $1 AND c.id = ANY($2::bigint[]) ORDER BY c.id`,
     [session.projectId, chunkIds],
   );
-}
-
-/**
- * Writes new contexts and re-indexes those chunks' terms, in one transaction,
- * for chunks still holding the text the context was written for.
- */
-export async function updateChunkContexts(
-  session: PgSession,
-  updates: readonly ChunkContextUpdate[],
-): Promise<void> {
-  if (updates.length === 0) return;
-  const { projectId } = session;
-  await session.transaction(async (client) => {
-    // The project's row first: writers of one project take turns, as in writeDocuments.
-    await client.query("SELECT 1 FROM ctx_projects WHERE id = $1 FOR UPDATE", [projectId]);
-    let tokenChange = 0;
-    for (const update of updates) {
-      const counts = countFields([
-        update.search.path,
-        update.search.symbols,
-        update.search.context,
-        update.search.body,
-      ]);
-      const [old] = await rowsOf<{ length: number }>(
-        client,
-        `UPDATE chunks c SET context = $3, context_key = $4, context_status = $5, embed_hash = $6, text_length = $7
-         FROM chunks o WHERE o.id = c.id AND c.id = $2 AND c.project_id = $1 AND c.hash = $8
-         RETURNING o.text_length AS length`,
-        [
-          projectId,
-          update.chunkId,
-          update.context,
-          update.contextKey,
-          update.contextStatus,
-          update.embedHash,
-          counts.length,
-          update.chunkHash,
-        ],
-      );
-      if (!old) continue;
-      tokenChange += counts.length - old.length;
-      await client.query("DELETE FROM chunk_terms WHERE chunk_id = $1", [update.chunkId]);
-      const terms = [...counts.terms];
-      if (terms.length > 0) {
-        await client.query(
-          `INSERT INTO chunk_terms (project_id, term, chunk_id, tf_path, tf_symbols, tf_context, tf_body, text_length)
-           SELECT $1, term, $2, tf_path, tf_symbols, tf_context, tf_body, $7
-           FROM unnest($3::text[], $4::int[], $5::int[], $6::int[], $8::int[]) AS t(term, tf_path, tf_symbols, tf_context, tf_body)`,
-          [
-            projectId,
-            update.chunkId,
-            terms.map(([term]) => term),
-            terms.map(([, c]) => c[0]),
-            terms.map(([, c]) => c[1]),
-            terms.map(([, c]) => c[2]),
-            counts.length,
-            terms.map(([, c]) => c[3]),
-          ],
-        );
-      }
-    }
-    await addTextStats(client, projectId, 0, tokenChange);
-  });
 }

@@ -1,5 +1,6 @@
 import type Database from "better-sqlite3";
 import type {
+  GraphBackend,
   ImportTarget,
   ReferenceRecord,
   SymbolKind,
@@ -10,6 +11,7 @@ import { orderedReferences } from "../../core/graph.js";
 import type { StoreStats } from "../../core/store.js";
 import { IMPORT_SCOPED_LANGUAGES } from "../../graph/graph-languages.js";
 import { targetMatches } from "../../graph/import-targets.js";
+import { sqliteGraphSnapshots } from "./graph-snapshot.js";
 import { namesQuery, unpackReferences } from "./reference-lists.js";
 
 interface DefinitionRow {
@@ -30,102 +32,6 @@ const DEFINITION_COLUMNS = `g.name, g.kind, g.start_line AS startLine, g.end_lin
 /** `%`, `_` and `\` match themselves in a LIKE pattern built from a path. */
 function likePrefix(path: string): string {
   return `${path.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
-/**
- * Definitions by name: exact first, then without case when nothing matches
- * exactly; `name*` matches names starting with `name`, without case.
- */
-export function findSymbols(db: Database.Database, query: SymbolQuery): SymbolRecord[] {
-  const filters: string[] = [];
-  const values: (string | number)[] = [];
-  if (query.kind) {
-    filters.push("g.kind = ?");
-    values.push(query.kind);
-  }
-  if (query.path) {
-    filters.push("(d.path = ? OR d.path LIKE ? ESCAPE '\\')");
-    values.push(query.path, likePrefix(query.path.endsWith("/") ? query.path : `${query.path}/`));
-  }
-  const run = (match: string, name: string): DefinitionRow[] =>
-    db
-      .prepare(
-        `SELECT ${DEFINITION_COLUMNS} FROM graph_definitions g JOIN documents d ON d.id = g.document_id
-         WHERE ${[match, ...filters].join(" AND ")} ORDER BY d.path, g.start_line LIMIT ?`,
-      )
-      .all(name, ...values, query.limit) as DefinitionRow[];
-  if (query.name.endsWith("*")) {
-    return run(
-      "lower(g.name) LIKE ? ESCAPE '\\'",
-      likePrefix(query.name.slice(0, -1).toLowerCase()),
-    );
-  }
-  const exact = run("g.name = ?", query.name);
-  return exact.length > 0 ? exact : run("lower(g.name) = ?", query.name.toLowerCase());
-}
-
-/**
- * Uses of a name, one per line. With `definitionPath`, those that resolve to
- * the name's definition in that file: uses in the file itself, in files that
- * import it, and, where a language lets files use names they do not import
- * (Go packages, C headers, Ruby, PHP, C#, Java packages), uses anywhere when
- * no other file defines the name.
- */
-export function findReferences(
-  db: Database.Database,
-  name: string,
-  definitionPath?: string,
-): ReferenceRecord[] {
-  let rows = (
-    db
-      .prepare(
-        `SELECT d.id AS documentId, d.path, d.language, l.refs FROM graph_reference_names n
-         JOIN graph_reference_lists l ON l.document_id = n.rowid
-         JOIN documents d ON d.id = l.document_id WHERE graph_reference_names MATCH ?`,
-      )
-      .all(namesQuery([name])) as {
-      documentId: number;
-      path: string;
-      language: string;
-      refs: string;
-    }[]
-  ).flatMap(({ refs, ...document }) =>
-    unpackReferences(refs, (used) => used === name).map((reference) => ({
-      ...document,
-      kind: reference.kind,
-      lines: reference.lines,
-    })),
-  );
-  if (definitionPath !== undefined) {
-    const definedIn = new Set(
-      (
-        db
-          .prepare(
-            `SELECT DISTINCT d.path FROM graph_definitions g JOIN documents d ON d.id = g.document_id
-             WHERE g.name = ?`,
-          )
-          .all(name) as { path: string }[]
-      ).map((row) => row.path),
-    );
-    if (!definedIn.has(definitionPath)) return [];
-    const unique = definedIn.size === 1;
-    const importing = importersOf(
-      db,
-      providersOf(db, name, definitionPath),
-      rows.filter((row) => row.path !== definitionPath).map((row) => row.documentId),
-    );
-    rows = rows.filter(
-      (row) =>
-        row.path === definitionPath ||
-        importing.has(row.documentId) ||
-        (unique && !IMPORT_SCOPED_LANGUAGES.has(row.language)),
-    );
-  }
-  const records: ReferenceRecord[] = [];
-  for (const row of rows) {
-    for (const line of row.lines) records.push({ path: row.path, line, kind: row.kind });
-  }
-  return orderedReferences(records);
 }
 
 /**
@@ -190,5 +96,105 @@ export function graphStats(db: Database.Database): StoreStats["graph"] {
     references: references.n,
     imports: count("graph_imports"),
     orphans: tables.reduce((sum, table) => sum + count(table, orphan), 0),
+  };
+}
+
+/** The code graph over one connection: symbol and reference lookups, and whole-file reads. */
+export function sqliteGraph(db: Database.Database): GraphBackend {
+  return {
+    ...sqliteGraphSnapshots(db),
+    /**
+     * Definitions by name: exact first, then without case when nothing matches
+     * exactly; `name*` matches names starting with `name`, without case.
+     */
+    async findSymbols(query: SymbolQuery): Promise<SymbolRecord[]> {
+      const filters: string[] = [];
+      const values: (string | number)[] = [];
+      if (query.kind) {
+        filters.push("g.kind = ?");
+        values.push(query.kind);
+      }
+      if (query.path) {
+        filters.push("(d.path = ? OR d.path LIKE ? ESCAPE '\\')");
+        values.push(
+          query.path,
+          likePrefix(query.path.endsWith("/") ? query.path : `${query.path}/`),
+        );
+      }
+      const run = (match: string, name: string): DefinitionRow[] =>
+        db
+          .prepare(
+            `SELECT ${DEFINITION_COLUMNS} FROM graph_definitions g JOIN documents d ON d.id = g.document_id
+         WHERE ${[match, ...filters].join(" AND ")} ORDER BY d.path, g.start_line LIMIT ?`,
+          )
+          .all(name, ...values, query.limit) as DefinitionRow[];
+      if (query.name.endsWith("*")) {
+        return run(
+          "lower(g.name) LIKE ? ESCAPE '\\'",
+          likePrefix(query.name.slice(0, -1).toLowerCase()),
+        );
+      }
+      const exact = run("g.name = ?", query.name);
+      return exact.length > 0 ? exact : run("lower(g.name) = ?", query.name.toLowerCase());
+    },
+    /**
+     * Uses of a name, one per line. With `definitionPath`, those that resolve to
+     * the name's definition in that file: uses in the file itself, in files that
+     * import it, and, where a language lets files use names they do not import
+     * (Go packages, C headers, Ruby, PHP, C#, Java packages), uses anywhere when
+     * no other file defines the name.
+     */
+    async findReferences(name: string, definitionPath?: string): Promise<ReferenceRecord[]> {
+      let rows = (
+        db
+          .prepare(
+            `SELECT d.id AS documentId, d.path, d.language, l.refs FROM graph_reference_names n
+         JOIN graph_reference_lists l ON l.document_id = n.rowid
+         JOIN documents d ON d.id = l.document_id WHERE graph_reference_names MATCH ?`,
+          )
+          .all(namesQuery([name])) as {
+          documentId: number;
+          path: string;
+          language: string;
+          refs: string;
+        }[]
+      ).flatMap(({ refs, ...document }) =>
+        unpackReferences(refs, (used) => used === name).map((reference) => ({
+          ...document,
+          kind: reference.kind,
+          lines: reference.lines,
+        })),
+      );
+      if (definitionPath !== undefined) {
+        const definedIn = new Set(
+          (
+            db
+              .prepare(
+                `SELECT DISTINCT d.path FROM graph_definitions g JOIN documents d ON d.id = g.document_id
+             WHERE g.name = ?`,
+              )
+              .all(name) as { path: string }[]
+          ).map((row) => row.path),
+        );
+        if (!definedIn.has(definitionPath)) return [];
+        const unique = definedIn.size === 1;
+        const importing = importersOf(
+          db,
+          providersOf(db, name, definitionPath),
+          rows.filter((row) => row.path !== definitionPath).map((row) => row.documentId),
+        );
+        rows = rows.filter(
+          (row) =>
+            row.path === definitionPath ||
+            importing.has(row.documentId) ||
+            (unique && !IMPORT_SCOPED_LANGUAGES.has(row.language)),
+        );
+      }
+      const records: ReferenceRecord[] = [];
+      for (const row of rows) {
+        for (const line of row.lines) records.push({ path: row.path, line, kind: row.kind });
+      }
+      return orderedReferences(records);
+    },
   };
 }

@@ -1,5 +1,6 @@
 import type Database from "better-sqlite3";
 import type {
+  GraphBackend,
   GraphDefinition,
   GraphFileKey,
   GraphFileRecord,
@@ -15,7 +16,7 @@ import { namesQuery, unpackReferences } from "./reference-lists.js";
 import { cachedStatement } from "./statement-cache.js";
 
 /** The counter every document write raises, "0" before the first. */
-export function graphGeneration(db: Database.Database): string {
+function generationOf(db: Database.Database): string {
   const row = cachedStatement(db, "SELECT value FROM ctx_meta WHERE key = ?").get(
     GRAPH_GENERATION_KEY,
   ) as { value: string | number } | undefined;
@@ -33,41 +34,6 @@ interface MutableFile {
 
 /** Up to this share of documents unread, reading each one's rows beats scanning the tables. */
 const MAX_SHARE_READ_BY_DOCUMENT = 0.2;
-
-/**
- * Every document's graph rows (in one read transaction), in one pass over each
- * table, or document by document when `known` holds most of them; references
- * to names that no file defines are left out of what is read.
- */
-export function loadGraph(
-  db: Database.Database,
-  known?: KnownGraphFiles,
-): { generation: string; files: GraphFileRecord[] } {
-  return db.transaction(() => {
-    const documents = db
-      .prepare(
-        "SELECT id, resource_id AS resourceId, path, language, hash FROM documents ORDER BY path, resource_id",
-      )
-      .all() as (DocumentRow & { hash: string })[];
-    const records = new Map<number, GraphFileRecord>();
-    const unread: DocumentRow[] = [];
-    for (const { hash, ...document } of documents) {
-      const hit = known?.get(graphFileKey(document));
-      if (hit && hit.hash === hash) records.set(document.id, hit.record);
-      else unread.push(document);
-    }
-    const read =
-      unread.length <= MAX_SHARE_READ_BY_DOCUMENT * documents.length
-        ? recordsOf(db, unread)
-        : allRecordsOf(db, unread);
-    unread.forEach((document, index) => {
-      const record = read[index];
-      if (record) records.set(document.id, record);
-    });
-    const files = documents.flatMap(({ id }) => records.get(id) ?? []);
-    return { generation: graphGeneration(db), files };
-  })();
-}
 
 /** The rows of `documents` (most of the index), in one pass over each table. */
 function allRecordsOf(db: Database.Database, documents: readonly DocumentRow[]): GraphFileRecord[] {
@@ -106,54 +72,6 @@ function allRecordsOf(db: Database.Database, documents: readonly DocumentRow[]):
 }
 
 type DocumentRow = { id: number } & GraphFileKey & { language: string };
-
-/**
- * Every document's key in `loadGraph`'s order, with the rows of those written
- * after generation `since` (null when more than `limit` were), read together.
- */
-export function graphFilesSince(
-  db: Database.Database,
-  since: string,
-  limit: number,
-): { generation: string; files: GraphFileKey[]; written: GraphFileRecord[] | null } {
-  return db.transaction(() => {
-    const documents = db
-      .prepare(
-        `SELECT id, resource_id AS resourceId, path, language, graph_generation > ? AS written
-         FROM documents ORDER BY path, resource_id`,
-      )
-      .all(Number(since)) as (DocumentRow & { written: number })[];
-    const changed = documents.filter((document) => document.written === 1);
-    const written = changed.length > limit ? null : recordsOf(db, changed);
-    const files = documents.map(({ resourceId, path }) => ({ resourceId, path }));
-    return { generation: graphGeneration(db), files, written };
-  })();
-}
-
-/** The rows of every document with a reference to one of `names`, in path order. */
-export function graphFilesReferencing(
-  db: Database.Database,
-  names: readonly string[],
-): GraphFileRecord[] {
-  return db.transaction(() => {
-    if (names.length === 0) return [];
-    const wanted = new Set(names);
-    const documents = (
-      db
-        .prepare(
-          `SELECT d.id, d.resource_id AS resourceId, d.path, d.language, l.refs
-           FROM graph_reference_names n JOIN graph_reference_lists l ON l.document_id = n.rowid
-           JOIN documents d ON d.id = l.document_id
-           WHERE graph_reference_names MATCH ? ORDER BY d.path, d.resource_id`,
-        )
-        .all(namesQuery(names)) as (DocumentRow & { refs: string })[]
-    )
-      // The name table folds case: keep the documents using one of the names exactly.
-      .filter(({ refs }) => unpackReferences(refs, (name) => wanted.has(name)).length > 0)
-      .map(({ refs: _refs, ...document }) => document);
-    return recordsOf(db, documents);
-  })();
-}
 
 /** Each document's rows, as `loadGraph` reads them, a few statements per document. */
 function recordsOf(db: Database.Database, documents: readonly DocumentRow[]): GraphFileRecord[] {
@@ -204,5 +122,89 @@ function toImport(row: ImportRow): GraphImport {
     names: row.names === "" ? [] : row.names.split(","),
     targets: JSON.parse(row.targets) as ImportTarget[],
     reexport: row.reexport === 1,
+  };
+}
+
+/** The code graph's whole-file reads over one connection: what a graph build loads. */
+export function sqliteGraphSnapshots(
+  db: Database.Database,
+): Pick<GraphBackend, "graphGeneration" | "loadGraph" | "loadGraphSince" | "loadGraphReferencing"> {
+  return {
+    graphGeneration: async () => generationOf(db),
+    /**
+     * Every document's graph rows (in one read transaction), in one pass over each
+     * table, or document by document when `known` holds most of them; references
+     * to names that no file defines are left out of what is read.
+     */
+    async loadGraph(
+      known?: KnownGraphFiles,
+    ): Promise<{ generation: string; files: GraphFileRecord[] }> {
+      return db.transaction(() => {
+        const documents = db
+          .prepare(
+            "SELECT id, resource_id AS resourceId, path, language, hash FROM documents ORDER BY path, resource_id",
+          )
+          .all() as (DocumentRow & { hash: string })[];
+        const records = new Map<number, GraphFileRecord>();
+        const unread: DocumentRow[] = [];
+        for (const { hash, ...document } of documents) {
+          const hit = known?.get(graphFileKey(document));
+          if (hit && hit.hash === hash) records.set(document.id, hit.record);
+          else unread.push(document);
+        }
+        const read =
+          unread.length <= MAX_SHARE_READ_BY_DOCUMENT * documents.length
+            ? recordsOf(db, unread)
+            : allRecordsOf(db, unread);
+        unread.forEach((document, index) => {
+          const record = read[index];
+          if (record) records.set(document.id, record);
+        });
+        const files = documents.flatMap(({ id }) => records.get(id) ?? []);
+        return { generation: generationOf(db), files };
+      })();
+    },
+    /**
+     * Every document's key in `loadGraph`'s order, with the rows of those written
+     * after generation `since` (null when more than `limit` were), read together.
+     */
+    async loadGraphSince(
+      since: string,
+      limit: number,
+    ): Promise<{ generation: string; files: GraphFileKey[]; written: GraphFileRecord[] | null }> {
+      return db.transaction(() => {
+        const documents = db
+          .prepare(
+            `SELECT id, resource_id AS resourceId, path, language, graph_generation > ? AS written
+         FROM documents ORDER BY path, resource_id`,
+          )
+          .all(Number(since)) as (DocumentRow & { written: number })[];
+        const changed = documents.filter((document) => document.written === 1);
+        const written = changed.length > limit ? null : recordsOf(db, changed);
+        const files = documents.map(({ resourceId, path }) => ({ resourceId, path }));
+        return { generation: generationOf(db), files, written };
+      })();
+    },
+    /** The rows of every document with a reference to one of `names`, in path order. */
+    async loadGraphReferencing(names: readonly string[]): Promise<GraphFileRecord[]> {
+      return db.transaction(() => {
+        if (names.length === 0) return [];
+        const wanted = new Set(names);
+        const documents = (
+          db
+            .prepare(
+              `SELECT d.id, d.resource_id AS resourceId, d.path, d.language, l.refs
+           FROM graph_reference_names n JOIN graph_reference_lists l ON l.document_id = n.rowid
+           JOIN documents d ON d.id = l.document_id
+           WHERE graph_reference_names MATCH ? ORDER BY d.path, d.resource_id`,
+            )
+            .all(namesQuery(names)) as (DocumentRow & { refs: string })[]
+        )
+          // The name table folds case: keep the documents using one of the names exactly.
+          .filter(({ refs }) => unpackReferences(refs, (name) => wanted.has(name)).length > 0)
+          .map(({ refs: _refs, ...document }) => document);
+        return recordsOf(db, documents);
+      })();
+    },
   };
 }

@@ -5,6 +5,7 @@ import {
   type Plan,
   PlanClosedError,
   PlanNotFoundError,
+  type PlanStore,
 } from "../../core/plans.js";
 import { type DecisionRow, type PlanRow, planNumber, plansOf, toDecision } from "../plan-rows.js";
 import { inWriteTransaction } from "./write-transaction.js";
@@ -27,87 +28,78 @@ function withDecisions(db: Database.Database, rows: readonly PlanRow[]): Plan[] 
   return plansOf(rows, decisions);
 }
 
-export function createPlan(
-  db: Database.Database,
-  project: string,
-  title: string,
-  parentId: string | null,
-): Plan {
-  return inWriteTransaction(db, () => {
-    let parent: number | null = null;
-    if (parentId !== null) {
-      const row = planRow(db, project, parentId);
-      if (!row) throw new PlanNotFoundError(parentId);
-      parent = row.id;
-    }
-    const result = db
-      .prepare(
-        "INSERT INTO plans (project, parent_id, title, status, created_at) VALUES (?, ?, ?, 'open', ?)",
-      )
-      .run(project, parent, title, new Date().toISOString());
-    const created = planRow(db, project, String(result.lastInsertRowid)) as PlanRow;
-    return withDecisions(db, [created])[0] as Plan;
-  });
-}
-
-export function recordDecision(
-  db: Database.Database,
-  project: string,
-  planId: string,
-  decision: DecisionToRecord,
-): Decision {
-  return inWriteTransaction(db, () => {
-    const plan = planRow(db, project, planId);
-    if (!plan) throw new PlanNotFoundError(planId);
-    if (plan.status === "closed") throw new PlanClosedError(planId, "decide");
-    const result = db
-      .prepare(
-        "INSERT INTO plan_decisions (plan_id, what, why, alternatives, outcome, decided_at) VALUES (?, ?, ?, ?, ?, ?)",
-      )
-      .run(
-        plan.id,
-        decision.what,
-        decision.why,
-        JSON.stringify(decision.alternatives),
-        decision.outcome,
-        new Date().toISOString(),
-      );
-    const row = db
-      .prepare("SELECT * FROM plan_decisions WHERE id = ?")
-      .get(result.lastInsertRowid) as DecisionRow;
-    return toDecision(row);
-  });
-}
-
-export function closePlan(
-  db: Database.Database,
-  project: string,
-  planId: string,
-  outcome: string | null,
-): Plan {
-  return inWriteTransaction(db, () => {
-    const plan = planRow(db, project, planId);
-    if (!plan) throw new PlanNotFoundError(planId);
-    if (plan.status === "closed") throw new PlanClosedError(planId, "close");
-    db.prepare("UPDATE plans SET status = 'closed', outcome = ?, closed_at = ? WHERE id = ?").run(
-      outcome,
-      new Date().toISOString(),
-      plan.id,
-    );
-    return withDecisions(db, [planRow(db, project, planId) as PlanRow])[0] as Plan;
-  });
-}
-
-export function getPlan(db: Database.Database, project: string, planId: string): Plan | null {
-  const row = planRow(db, project, planId);
-  return row ? (withDecisions(db, [row])[0] ?? null) : null;
-}
-
-export function listPlans(db: Database.Database, project: string, openOnly: boolean): Plan[] {
-  const rows = db
-    .prepare(
-      `SELECT * FROM plans WHERE project = ? ${openOnly ? "AND status = 'open'" : ""} ORDER BY id DESC`,
-    )
-    .all(project) as PlanRow[];
-  return withDecisions(db, rows);
+/** The plan store over one connection: plans and their decisions. */
+export function sqlitePlans(db: Database.Database): PlanStore {
+  return {
+    async createPlan(project: string, title: string, parentId: string | null): Promise<Plan> {
+      return inWriteTransaction(db, () => {
+        let parent: number | null = null;
+        if (parentId !== null) {
+          const row = planRow(db, project, parentId);
+          if (!row) throw new PlanNotFoundError(parentId);
+          parent = row.id;
+        }
+        const result = db
+          .prepare(
+            "INSERT INTO plans (project, parent_id, title, status, created_at) VALUES (?, ?, ?, 'open', ?)",
+          )
+          .run(project, parent, title, new Date().toISOString());
+        const created = planRow(db, project, String(result.lastInsertRowid)) as PlanRow;
+        return withDecisions(db, [created])[0] as Plan;
+      });
+    },
+    async recordDecision(
+      project: string,
+      planId: string,
+      decision: DecisionToRecord,
+    ): Promise<Decision> {
+      return inWriteTransaction(db, () => {
+        const plan = planRow(db, project, planId);
+        if (!plan) throw new PlanNotFoundError(planId);
+        if (plan.status === "closed") throw new PlanClosedError(planId, "decide");
+        const result = db
+          .prepare(
+            "INSERT INTO plan_decisions (plan_id, what, why, alternatives, outcome, decided_at) VALUES (?, ?, ?, ?, ?, ?)",
+          )
+          .run(
+            plan.id,
+            decision.what,
+            decision.why,
+            JSON.stringify(decision.alternatives),
+            decision.outcome,
+            new Date().toISOString(),
+          );
+        const row = db
+          .prepare("SELECT * FROM plan_decisions WHERE id = ?")
+          .get(result.lastInsertRowid) as DecisionRow;
+        return toDecision(row);
+      });
+    },
+    async closePlan(project: string, planId: string, outcome: string | null): Promise<Plan> {
+      return inWriteTransaction(db, () => {
+        const plan = planRow(db, project, planId);
+        if (!plan) throw new PlanNotFoundError(planId);
+        if (plan.status === "closed") throw new PlanClosedError(planId, "close");
+        db.prepare(
+          "UPDATE plans SET status = 'closed', outcome = ?, closed_at = ? WHERE id = ?",
+        ).run(outcome, new Date().toISOString(), plan.id);
+        return withDecisions(db, [planRow(db, project, planId) as PlanRow])[0] as Plan;
+      });
+    },
+    async getPlan(project: string, planId: string): Promise<Plan | null> {
+      const row = planRow(db, project, planId);
+      return row ? (withDecisions(db, [row])[0] ?? null) : null;
+    },
+    async listPlans(
+      project: string,
+      { openOnly }: { readonly openOnly: boolean },
+    ): Promise<Plan[]> {
+      const rows = db
+        .prepare(
+          `SELECT * FROM plans WHERE project = ? ${openOnly ? "AND status = 'open'" : ""} ORDER BY id DESC`,
+        )
+        .all(project) as PlanRow[];
+      return withDecisions(db, rows);
+    },
+  };
 }

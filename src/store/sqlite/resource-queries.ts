@@ -1,5 +1,6 @@
 import type Database from "better-sqlite3";
 import { ulid } from "ulid";
+import type { DocumentStore } from "../../core/store.js";
 import type {
   Resource,
   ResourceKind,
@@ -11,23 +12,6 @@ import { emptySkipCounts } from "../../core/types.js";
 import { type ResourceRow, skippedColumn, toResource } from "../resource-rows.js";
 import { cachedStatement } from "./statement-cache.js";
 import { inWriteTransaction } from "./write-transaction.js";
-
-export function listResources(db: Database.Database): Resource[] {
-  const rows = cachedStatement(
-    db,
-    "SELECT * FROM resources ORDER BY added_at, id",
-  ).all() as ResourceRow[];
-  return rows.map(toResource);
-}
-
-/**
- * The resource for a root, added when new; its kind follows the latest call.
- * Read and written under the write lock: two processes indexing a new root at
- * once would both add it, and the second fail on the unique root.
- */
-export function ensureResource(db: Database.Database, root: string, kind: ResourceKind): Resource {
-  return inWriteTransaction(db, () => findOrAddResource(db, root, kind));
-}
 
 function findOrAddResource(db: Database.Database, root: string, kind: ResourceKind): Resource {
   const existing = db.prepare("SELECT * FROM resources WHERE root = ?").get(root) as
@@ -53,28 +37,53 @@ function findOrAddResource(db: Database.Database, root: string, kind: ResourceKi
   return toResource(row);
 }
 
-export function moveResource(db: Database.Database, resourceId: string, root: string): boolean {
-  return inWriteTransaction(db, () => {
-    const taken = db
-      .prepare("SELECT 1 FROM resources WHERE root = ? AND id <> ?")
-      .get(root, resourceId);
-    if (taken) return false;
-    db.prepare("UPDATE resources SET root = ? WHERE id = ?").run(root, resourceId);
-    return true;
-  });
-}
-
-export function recordRun(
+/**
+ * The indexed roots over one connection. A finished run puts back the graph
+ * indexes a large first write left out (`restoreGraphIndexes`).
+ */
+export function sqliteResources(
   db: Database.Database,
-  resourceId: string,
-  skipped: SkipCounts,
-  finishedAt: string,
-  secretFiles: readonly SecretFile[],
-  skippedFiles: readonly SkippedFile[],
-): void {
-  inWriteTransaction(db, () =>
-    db
-      .prepare("UPDATE resources SET last_indexed_at = ?, skipped = ? WHERE id = ?")
-      .run(finishedAt, skippedColumn(skipped, secretFiles, skippedFiles), resourceId),
-  );
+  restoreGraphIndexes: () => void,
+): Pick<DocumentStore, "listResources" | "ensureResource" | "moveResource" | "recordRun"> {
+  return {
+    async listResources(): Promise<Resource[]> {
+      const rows = cachedStatement(
+        db,
+        "SELECT * FROM resources ORDER BY added_at, id",
+      ).all() as ResourceRow[];
+      return rows.map(toResource);
+    },
+    /**
+     * The resource for a root, added when new; its kind follows the latest call.
+     * Read and written under the write lock: two processes indexing a new root at
+     * once would both add it, and the second fail on the unique root.
+     */
+    async ensureResource(root: string, kind: ResourceKind): Promise<Resource> {
+      return inWriteTransaction(db, () => findOrAddResource(db, root, kind));
+    },
+    async moveResource(resourceId: string, root: string): Promise<boolean> {
+      return inWriteTransaction(db, () => {
+        const taken = db
+          .prepare("SELECT 1 FROM resources WHERE root = ? AND id <> ?")
+          .get(root, resourceId);
+        if (taken) return false;
+        db.prepare("UPDATE resources SET root = ? WHERE id = ?").run(root, resourceId);
+        return true;
+      });
+    },
+    async recordRun(
+      resourceId: string,
+      skipped: SkipCounts,
+      finishedAt: string,
+      secretFiles: readonly SecretFile[] = [],
+      skippedFiles: readonly SkippedFile[] = [],
+    ): Promise<void> {
+      inWriteTransaction(db, () =>
+        db
+          .prepare("UPDATE resources SET last_indexed_at = ?, skipped = ? WHERE id = ?")
+          .run(finishedAt, skippedColumn(skipped, secretFiles, skippedFiles), resourceId),
+      );
+      restoreGraphIndexes();
+    },
+  };
 }
