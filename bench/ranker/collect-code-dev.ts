@@ -63,8 +63,8 @@ for (const query of dataset.queries) {
   const group = `code-dev/${repositoryOf.get(docOf.get(firstRelevant) ?? "") ?? "unknown"}`;
   const seen = new Set<string>();
   for (const fragment of fragments) {
-    if (fragment.source.kind !== "file" || !fragment.ranked) continue;
-    const features = fragment.ranked.features;
+    if (fragment.source.kind !== "file" || !fragment.rank?.model) continue;
+    const features = fragment.rank.model.features;
     for (const unit of locator.unitsOf(fragment)) {
       if (seen.has(unit) || seen.size >= ROWS_PER_QUERY) continue;
       seen.add(unit);

@@ -1,7 +1,7 @@
 import { UsageError } from "../core/errors.js";
 import type { ContextFragment, DetailDepth } from "../core/fragment.js";
 import type { StrategyRun } from "../core/provenance.js";
-import type { RankExplanation, RankFeature } from "../core/rank-signals.js";
+import type { RankBreakdown, RankExplanation, RankFeature } from "../core/rank-signals.js";
 import { jsonText, visibleLine, visibleText } from "../text/visible-text.js";
 
 export const OUTPUT_FORMATS = ["markdown", "xml", "json"] as const;
@@ -148,10 +148,14 @@ function markdownRenderer({ explain, runs }: RenderOptions): Renderer {
         explain && fragment.ranking?.length
           ? `> ranked: ${visibleLine(fragment.ranking.join("; "))}\n\n`
           : "";
+      const scored =
+        explain && fragment.rank ? `> score: ${scoreLine(fragment.rank, fragment.score)}\n\n` : "";
       const model =
-        explain && fragment.ranked ? `> features: ${featureLine(fragment.ranked)}\n\n` : "";
+        explain && fragment.rank?.model
+          ? `> features: ${featureLine(fragment.rank.model)}\n\n`
+          : "";
       return (
-        `## ${headingOf(fragment)}${symbol} (score ${formatScore(fragment.score)}${by})\n\n${context}${ranking}${model}` +
+        `## ${headingOf(fragment)}${symbol} (score ${formatScore(fragment.score)}${by})\n\n${context}${scored}${ranking}${model}` +
         `${fence}${languageOf(fragment)}\n${content}\n${fence}\n`
       );
     },
@@ -191,11 +195,15 @@ function xmlRenderer({ explain, runs }: RenderOptions): Renderer {
         explain && fragment.ranking?.length
           ? ` ranking="${xmlAttribute(fragment.ranking.join("; "))}"`
           : "";
-      const model =
-        explain && fragment.ranked
-          ? ` features="${xmlAttribute(featureLine(fragment.ranked))}"`
+      const scored =
+        explain && fragment.rank
+          ? ` score-parts="${xmlAttribute(scoreLine(fragment.rank, fragment.score))}"`
           : "";
-      return `<fragment id="${xmlAttribute(fragment.id)}"${where}${symbol} score="${formatScore(fragment.score)}"${depth}${by}${context}${ranking}${model}>${cdata(fragment.content)}</fragment>\n`;
+      const model =
+        explain && fragment.rank?.model
+          ? ` features="${xmlAttribute(featureLine(fragment.rank.model))}"`
+          : "";
+      return `<fragment id="${xmlAttribute(fragment.id)}"${where}${symbol} score="${formatScore(fragment.score)}"${depth}${by}${context}${scored}${ranking}${model}>${cdata(fragment.content)}</fragment>\n`;
     },
     separator: "",
     suffix: () => "</context>\n",
@@ -239,8 +247,16 @@ function jsonRenderer({ explain, runs }: RenderOptions): Renderer {
               detailDepth: fragment.detailDepth,
               context: fragment.context ?? null,
               ranking: fragment.ranking ?? [],
-              features: fragment.ranked?.features ?? null,
-              contributions: fragment.ranked?.contributions ?? null,
+              scoreParts: fragment.rank
+                ? {
+                    by: fragment.rank.by,
+                    base: fragment.rank.base,
+                    rules: fragment.rank.rules,
+                    placed: fragment.rank.placed ?? null,
+                  }
+                : null,
+              features: fragment.rank?.model?.features ?? null,
+              contributions: fragment.rank?.model?.contributions ?? null,
             }
           : {}),
       });
@@ -248,6 +264,18 @@ function jsonRenderer({ explain, runs }: RenderOptions): Renderer {
     separator: ",",
     suffix: () => "]}\n",
   };
+}
+
+/**
+ * How the ranking stage reached the score: `model 0.73`, `strategy 0.50 ×
+ * other-role 0.5 = 0.25`, with `, placed by best-file-head` where a placement
+ * rule set it.
+ */
+function scoreLine(rank: RankBreakdown, score: number): string {
+  const rules = rank.rules.map((rule) => ` × ${rule.rule} ${rule.factor}`).join("");
+  const total = rules ? ` = ${formatScore(score)}` : "";
+  const placed = rank.placed ? `, placed by ${rank.placed} at ${formatScore(score)}` : "";
+  return `${rank.by} ${formatScore(rank.base)}${rules}${placed ? "" : total}${placed}`;
 }
 
 /** The features that are not zero, each with its part of the score: `keyword 0.82 (+1.64)`. */

@@ -1,4 +1,4 @@
-import type { RankExplanation, RankSignals } from "./rank-signals.js";
+import type { RankBreakdown, RankSignals } from "./rank-signals.js";
 import type { ChunkKind } from "./types.js";
 
 /** Where a fragment's content comes from. */
@@ -57,6 +57,6 @@ export interface ContextFragment {
   readonly ranking?: readonly string[];
   /** What the strategy measured, unweighted: the learned ranking scores fragments that carry it. */
   readonly signals?: RankSignals;
-  /** The learned ranking's features and each one's part of the score; shown only with --explain. */
-  readonly ranked?: RankExplanation;
+  /** How the ranking stage scored it (`rank/rank-candidates.ts`); shown only with --explain. */
+  readonly rank?: RankBreakdown;
 }

@@ -77,6 +77,28 @@ export interface RankExplanation {
   readonly contributions: Readonly<Record<RankFeature, number>>;
 }
 
+/** A fixed rule of the ranking stage that scaled a score: `other-role ×0.5`. */
+export interface RankRule {
+  readonly rule: string;
+  readonly factor: number;
+}
+
+/**
+ * How the ranking stage arrived at a fragment's final score (for `--explain`):
+ * its base, from the learned model over the fragment's signals or from its
+ * strategy's own score made comparable across strategies, then each named rule
+ * that scaled it. `placed` names the rule that put it at a fixed place instead
+ * (its score is then between its neighbours').
+ */
+export interface RankBreakdown {
+  readonly by: "model" | "strategy";
+  readonly base: number;
+  readonly rules: readonly RankRule[];
+  /** The model's features and each one's part of the log-odds (`by` "model" only). */
+  readonly model?: RankExplanation;
+  readonly placed?: string;
+}
+
 /** A logistic model over the rank features: log-odds = bias + Σ weight × feature. */
 export interface RankingModel {
   readonly bias: number;

@@ -48,10 +48,11 @@ export function rankedByModel(
     reasons.push(`${role} file the task asks for ${signed(contributions.askedRole)}`);
   if (features.namedFile > 0 && contributions.namedFile !== 0)
     reasons.push(`file named in the task ${signed(contributions.namedFile)}`);
+  const rounded = Math.round(score * 1e6) / 1e6;
   return {
     ...fragment,
-    score: Math.round(score * 1e6) / 1e6,
-    ranked: explanation,
+    score: rounded,
+    rank: { by: "model", base: rounded, rules: [], model: explanation },
     ...(reasons.length > 0 ? { ranking: reasons } : {}),
   };
 }

@@ -8,13 +8,9 @@ import type {
   PlanContext,
 } from "../core/strategy.js";
 import type { TokenCounter } from "../core/token-counter.js";
-import { mergedSignals, rankedByModel } from "../rank/learned-ranking.js";
-import { taskFacts } from "../rank/rank-features.js";
-import { activeRankingModel } from "../rank/ranking-model.js";
+import { rankCandidates } from "../rank/rank-candidates.js";
 import { allocateBudget } from "./allocate-budget.js";
-import { withBestFileHead } from "./best-file-head.js";
 import { executeStrategies } from "./execute-strategies.js";
-import { rescoreByPath } from "./path-priors.js";
 import type { StrategyRegistry } from "./registry.js";
 import { selectStrategies } from "./select-strategies.js";
 import type { Semaphore } from "./semaphore.js";
@@ -52,8 +48,9 @@ export interface PipelineOutput {
 }
 
 /**
- * Select → allocate → execute → combine: the strategy half of assembling
- * context. Packing the candidates into the budget is the caller's next step.
+ * Select → allocate → execute → rank (`rankCandidates`): the strategy half of
+ * assembling context. Packing the candidates into the budget is the caller's
+ * next step.
  */
 export async function runStrategies(
   request: ContextRequest,
@@ -100,75 +97,16 @@ export async function runStrategies(
       confidence * strategy.capabilities.qualityScore,
     ]),
   );
-  const facts = taskFacts(request.task, request.budget);
-  const model = activeRankingModel();
-  const learned = (fragment: ContextFragment) => rankedByModel(fragment, model, facts);
-  const combined = combine(results, weights, learned);
-  const candidates = await withBestFileHead(
-    rescoreByPath(combined.fragments, request.task).sort(byScore),
-    options.backends.text,
-    options.counter,
-    request.budget,
-  );
+  const { candidates, duplicates } = await rankCandidates({
+    task: request.task,
+    budget: request.budget,
+    results,
+    weights,
+    text: options.backends.text,
+    counter: options.counter,
+  });
   const runs = describeRuns(selected, skipped, results, allocation, options);
-  return { candidates, allocation, results, runs, duplicates: combined.duplicates };
-}
-
-/**
- * Makes scores comparable across strategies: fragments that carry signals get
- * the learned ranking's score from the signals of all their copies; for the
- * others each strategy's best becomes its weight relative to the strongest
- * strategy. Then removes duplicates by id and by content, keeping the
- * best-scored copy.
- */
-function combine(
-  results: readonly ContextStrategyResult[],
-  weights: ReadonlyMap<string, number>,
-  learned: (fragment: ContextFragment) => ContextFragment,
-): {
-  fragments: ContextFragment[];
-  duplicates: { fragment: ContextFragment; of: string }[];
-} {
-  const duplicates: { fragment: ContextFragment; of: string }[] = [];
-  const strongest = Math.max(1e-9, ...weights.values());
-  const byId = new Map<string, ContextFragment>();
-  for (const result of results) {
-    const best = Math.max(0, ...result.fragments.map((fragment) => fragment.score));
-    const scale = (weights.get(result.strategyName) ?? 0) / strongest;
-    for (const fragment of result.fragments) {
-      const normalized = best > 0 ? (Math.max(0, fragment.score) / best) * scale : 0;
-      const scored = { ...fragment, score: Math.round(normalized * 1e6) / 1e6 };
-      const seen = byId.get(scored.id);
-      const kept = !seen || scored.score > seen.score ? scored : seen;
-      if (seen) duplicates.push({ fragment: kept === seen ? scored : seen, of: kept.id });
-      const signals = mergedSignals(seen?.signals, scored.signals);
-      // The reasons of every copy: a navigator hit's history reasons stay when a plain keyword copy is kept.
-      const ranking = [...new Set([...(seen?.ranking ?? []), ...(scored.ranking ?? [])])];
-      byId.set(scored.id, {
-        ...kept,
-        ...(signals ? { signals } : {}),
-        ...(ranking.length > 0 ? { ranking } : {}),
-      });
-    }
-  }
-  const byContent = new Map<string, ContextFragment>();
-  for (const copy of byId.values()) {
-    const fragment = learned(copy);
-    const key = fragment.content.trim();
-    const seen = byContent.get(key);
-    if (key.length === 0 || !seen || fragment.score > seen.score) {
-      byContent.set(key.length === 0 ? fragment.id : key, fragment);
-      if (key.length > 0 && seen) duplicates.push({ fragment: seen, of: fragment.id });
-    } else {
-      duplicates.push({ fragment, of: seen.id });
-    }
-  }
-  return { fragments: [...byContent.values()], duplicates };
-}
-
-/** Best first; ties by node id (path and line). */
-function byScore(a: ContextFragment, b: ContextFragment): number {
-  return b.score - a.score || (a.nodeId < b.nodeId ? -1 : a.nodeId > b.nodeId ? 1 : 0);
+  return { candidates, allocation, results, runs, duplicates };
 }
 
 function describeRuns(

@@ -80,7 +80,7 @@ describe("a task with a stack trace or a compiler error", () => {
     expect(first?.source.kind === "file" && first.source.startLine <= 7).toBe(true);
     expect(first?.source.kind === "file" && first.source.endLine >= 7).toBe(true);
     expect(first?.content).toContain("vatFor");
-    expect(first?.ranked?.features.located).toBe(1);
+    expect(first?.rank?.model?.features.located).toBe(1);
   });
 
   it("matches a frame of a trace from another machine by the end of its path", async () => {

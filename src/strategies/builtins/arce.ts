@@ -1,3 +1,4 @@
+import { fragmentsWithin } from "../../assemble/chunk-fragments.js";
 import type { ContextFragment } from "../../core/fragment.js";
 import type {
   Backends,
@@ -11,7 +12,6 @@ import type { TokenCounter } from "../../core/token-counter.js";
 import type { StoredChunk } from "../../core/types.js";
 import { queryTerms } from "../../text/code-tokenizer.js";
 import type { ArceSettings } from "./arce-settings.js";
-import { fragmentsWithin } from "./chunk-fragments.js";
 
 interface Candidate {
   readonly chunk: StoredChunk;

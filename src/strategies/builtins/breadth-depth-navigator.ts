@@ -1,3 +1,4 @@
+import { chunkWithin } from "../../assemble/chunk-fragments.js";
 import type { ContextFragment, DetailDepth } from "../../core/fragment.js";
 import {
   type GraphFile,
@@ -29,7 +30,6 @@ import { learnedScore } from "../../rank/learned-ranking.js";
 import { type FragmentPlace, taskFacts } from "../../rank/rank-features.js";
 import { activeRankingModel } from "../../rank/ranking-model.js";
 import { queryTerms } from "../../text/code-tokenizer.js";
-import { chunkWithin } from "./chunk-fragments.js";
 import { definitionFragment, StoredLines } from "./definition-fragments.js";
 import {
   type Candidate,

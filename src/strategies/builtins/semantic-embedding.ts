@@ -1,3 +1,4 @@
+import { fragmentsWithin } from "../../assemble/chunk-fragments.js";
 import type { ContextFragment } from "../../core/fragment.js";
 import type {
   Backends,
@@ -8,7 +9,6 @@ import type {
 } from "../../core/strategy.js";
 import { DEFAULT_CAPABILITIES } from "../../core/strategy.js";
 import type { TokenCounter } from "../../core/token-counter.js";
-import { fragmentsWithin } from "./chunk-fragments.js";
 import { DEFAULT_MAX_FRAGMENTS } from "./simple-keyword.js";
 
 /**

@@ -1,3 +1,4 @@
+import { fragmentsWithin } from "../../assemble/chunk-fragments.js";
 import type { ContextFragment } from "../../core/fragment.js";
 import type {
   Backends,
@@ -11,7 +12,6 @@ import type { TokenCounter } from "../../core/token-counter.js";
 import { keywordSignals } from "../../rank/keyword-signals.js";
 import { queryTerms } from "../../text/code-tokenizer.js";
 import { taskStems } from "../../text/word-stems.js";
-import { fragmentsWithin } from "./chunk-fragments.js";
 
 /** Fragments returned when the request does not say how many. */
 export const DEFAULT_MAX_FRAGMENTS = 100;

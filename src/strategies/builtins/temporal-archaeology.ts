@@ -1,3 +1,4 @@
+import { chunkFragment, fitFragment } from "../../assemble/chunk-fragments.js";
 import type { ContextFragment } from "../../core/fragment.js";
 import type { TemporalBackend } from "../../core/history.js";
 import type {
@@ -12,7 +13,6 @@ import type { TextBackend, TextHit } from "../../core/text-backend.js";
 import type { TokenCounter } from "../../core/token-counter.js";
 import { maskSecrets } from "../../secrets/mask-secrets.js";
 import { queryTerms } from "../../text/code-tokenizer.js";
-import { chunkFragment, fitFragment } from "./chunk-fragments.js";
 
 /** Words of a question about how code came to be: why, when, who, a regression, a version. */
 const HISTORY_QUESTION =

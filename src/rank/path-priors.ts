@@ -1,5 +1,5 @@
 import { fileRoleOf, rolesAskedFor } from "../core/file-roles.js";
-import type { ContextFragment } from "../core/fragment.js";
+import type { RankRule } from "../core/rank-signals.js";
 import { fileStemOf, fileWordsOf } from "../text/named-files.js";
 
 export interface PathPriors {
@@ -18,41 +18,32 @@ export interface PathPriors {
 export const DEFAULT_PATH_PRIORS: PathPriors = { otherRole: 0.5, namedFile: 1.5 };
 
 /**
- * Candidates rescored by what their paths say against the task (in the order
- * given; the caller ranks them): files of a role the task does not ask for count less (unless the task
- * names them: `conftest.py`), files it names count more. Fragments that are not
- * from files, the hot tier and what the learned ranking scored keep their scores.
+ * The fixed path rules for a task, for fragments the learned model cannot score
+ * (they carry no signals; the model has features for both rules): a file of a
+ * role the task does not ask for counts less (unless the task names it:
+ * `conftest.py`), a file the task names counts more. Each rule that applies
+ * comes with its reason in words.
  */
-export function rescoreByPath(
-  candidates: readonly ContextFragment[],
+export function pathRulesFor(
   task: string,
   priors: PathPriors = DEFAULT_PATH_PRIORS,
-): ContextFragment[] {
+): (path: string) => { rules: RankRule[]; reasons: string[] } {
   const asked = rolesAskedFor(task);
   const lowered = task.toLowerCase();
   const words = fileWordsOf(task);
-  return candidates.map((fragment) => {
-    // The learned ranking weighed the path already.
-    if (fragment.source.kind !== "file" || fragment.tier === "hot" || fragment.ranked)
-      return fragment;
-    const path = fragment.source.path;
-    const name = path.slice(path.lastIndexOf("/") + 1).toLowerCase();
-    let factor = 1;
+  return (path) => {
+    const rules: RankRule[] = [];
     const reasons: string[] = [];
+    const name = path.slice(path.lastIndexOf("/") + 1).toLowerCase();
     const role = fileRoleOf(path);
     if (!asked.has(role) && !lowered.includes(name) && priors.otherRole !== 1) {
-      factor *= priors.otherRole;
+      rules.push({ rule: "other-role", factor: priors.otherRole });
       reasons.push(`${role} file ×${priors.otherRole} (the task does not ask for ${role} files)`);
     }
     if (priors.namedFile !== 1 && words.has(fileStemOf(path))) {
-      factor *= priors.namedFile;
+      rules.push({ rule: "named-file", factor: priors.namedFile });
       reasons.push(`file named in the task ×${priors.namedFile}`);
     }
-    if (reasons.length === 0) return fragment;
-    return {
-      ...fragment,
-      score: Math.round(fragment.score * factor * 1e6) / 1e6,
-      ranking: [...(fragment.ranking ?? []), ...reasons],
-    };
-  });
+    return { rules, reasons };
+  };
 }

@@ -1,9 +1,9 @@
-import { reduceDetail } from "../../assemble/detail-depth.js";
-import type { ContextFragment } from "../../core/fragment.js";
-import { fileFragmentId } from "../../core/fragment-id.js";
-import type { RankSignals } from "../../core/rank-signals.js";
-import type { TokenCounter } from "../../core/token-counter.js";
-import type { StoredChunk } from "../../core/types.js";
+import type { ContextFragment } from "../core/fragment.js";
+import { fileFragmentId } from "../core/fragment-id.js";
+import type { RankSignals } from "../core/rank-signals.js";
+import type { TokenCounter } from "../core/token-counter.js";
+import type { StoredChunk } from "../core/types.js";
+import { reduceDetail } from "./detail-depth.js";
 
 /** A stored chunk as a fragment of the working tree; `tokens`: its text's count, when known. */
 export function chunkFragment(

@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { chunkFragment } from "../../src/assemble/chunk-fragments.js";
 import type { ContextFragment } from "../../src/core/fragment.js";
 import type { Store } from "../../src/core/store.js";
 import type { StoredChunk } from "../../src/core/types.js";
@@ -8,9 +9,8 @@ import { DEFAULT_CHUNK_LIMITS } from "../../src/ingest/chunk/chunk-limits.js";
 import { DEFAULT_LIMITS } from "../../src/ingest/hydrate/discover-files.js";
 import { InThreadPreparer } from "../../src/ingest/in-thread-preparer.js";
 import { indexResources } from "../../src/ingest/index-resources.js";
+import { HEAD_AFTER, HEAD_REASON, withBestFileHead } from "../../src/rank/best-file-head.js";
 import { SqliteStore } from "../../src/store/sqlite/sqlite-store.js";
-import { HEAD_AFTER, HEAD_REASON, withBestFileHead } from "../../src/strategies/best-file-head.js";
-import { chunkFragment } from "../../src/strategies/builtins/chunk-fragments.js";
 import { o200kCounter } from "../../src/tokens/o200k-counter.js";
 import { indexedEngine } from "../helpers/indexed-engine.js";
 import { tempDir, writeFiles } from "../helpers/temp-dir.js";

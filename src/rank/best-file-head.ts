@@ -1,8 +1,8 @@
+import { chunkFragment } from "../assemble/chunk-fragments.js";
 import type { ContextFragment } from "../core/fragment.js";
 import { fileFragmentId } from "../core/fragment-id.js";
 import type { TextBackend } from "../core/text-backend.js";
 import type { TokenCounter } from "../core/token-counter.js";
-import { chunkFragment } from "./builtins/chunk-fragments.js";
 
 /**
  * Where the best file's head goes: right after this many candidates. Ahead of
@@ -21,6 +21,9 @@ export const HEAD_AFTER = 5;
  * repository out chooses 0.1 too.
  */
 export const HEAD_MAX_SHARE = 0.1;
+
+/** The placement rule's name in a fragment's rank breakdown. */
+export const HEAD_RULE = "best-file-head";
 
 export const HEAD_REASON = "the best file's head: what its names refer to (imports, declarations)";
 
@@ -67,6 +70,7 @@ export async function withBestFileHead(
     ...fragment,
     score,
     ranking: [...(fragment.ranking ?? []), HEAD_REASON],
+    rank: { ...(fragment.rank ?? { by: "strategy", base: score, rules: [] }), placed: HEAD_RULE },
   };
   return [...rest.slice(0, place), placed, ...rest.slice(place)];
 }

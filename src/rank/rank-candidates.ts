@@ -1,0 +1,137 @@
+import type { ContextFragment } from "../core/fragment.js";
+import type { RankingModel } from "../core/rank-signals.js";
+import type { ContextStrategyResult } from "../core/strategy.js";
+import type { TextBackend } from "../core/text-backend.js";
+import type { TokenCounter } from "../core/token-counter.js";
+import { withBestFileHead } from "./best-file-head.js";
+import { mergedSignals, rankedByModel } from "./learned-ranking.js";
+import { DEFAULT_PATH_PRIORS, type PathPriors, pathRulesFor } from "./path-priors.js";
+import { taskFacts } from "./rank-features.js";
+import { activeRankingModel } from "./ranking-model.js";
+
+/** What the ranking stage ranks: every strategy's output for one task. */
+export interface RankingInput {
+  readonly task: string;
+  readonly budget: number;
+  readonly results: readonly ContextStrategyResult[];
+  /** Each strategy's weight for this task: its confidence × its quality. */
+  readonly weights: ReadonlyMap<string, number>;
+  /** Where the best file's head is read from; without it, no head is placed. */
+  readonly text: TextBackend | undefined;
+  readonly counter: TokenCounter;
+  /** Default: the shipped model, or the one `CTX_RANKING_MODEL` names. */
+  readonly model?: RankingModel;
+  readonly priors?: PathPriors;
+}
+
+export interface RankedCandidates {
+  /** Every strategy's fragments, one copy each, scored by `finalScore`, best first. */
+  readonly candidates: ContextFragment[];
+  /** Copies removed as duplicates (same id or same content), with the id of the copy kept. */
+  readonly duplicates: { readonly fragment: ContextFragment; readonly of: string }[];
+}
+
+/**
+ * The ranking stage, the one place a candidate's rank is decided: the copies
+ * of a fragment that several strategies returned become one (its signals at
+ * their strongest, every copy's reasons), `finalScore` scores each, copies of
+ * the same content keep the best-scored, and after sorting the best file's
+ * head is placed among the first (`withBestFileHead`). Packing into the budget
+ * is the caller's next step (the hot tier goes first there).
+ */
+export async function rankCandidates(input: RankingInput): Promise<RankedCandidates> {
+  const duplicates: { fragment: ContextFragment; of: string }[] = [];
+  const score = finalScorer(input);
+  const byContent = new Map<string, ContextFragment>();
+  for (const copy of mergedCopies(input.results, input.weights, duplicates)) {
+    const fragment = score(copy);
+    const key = fragment.content.trim();
+    const seen = byContent.get(key);
+    if (key.length === 0 || !seen || fragment.score > seen.score) {
+      byContent.set(key.length === 0 ? fragment.id : key, fragment);
+      if (key.length > 0 && seen) duplicates.push({ fragment: seen, of: fragment.id });
+    } else {
+      duplicates.push({ fragment, of: seen.id });
+    }
+  }
+  const candidates = await withBestFileHead(
+    [...byContent.values()].sort(byScore),
+    input.text,
+    input.counter,
+    input.budget,
+  );
+  return { candidates, duplicates };
+}
+
+/**
+ * A fragment's final score, with its breakdown (`fragment.rank`): a file's
+ * fragment that carries signals is scored by the learned model; any other
+ * keeps its strategy's score made comparable (see `mergedCopies`), scaled by
+ * the path rules where it is a file's (the model has features for both). The
+ * hot tier keeps its score: it is packed first whatever it is.
+ */
+export function finalScorer(
+  input: Pick<RankingInput, "task" | "budget" | "model" | "priors">,
+): (fragment: ContextFragment) => ContextFragment {
+  const model = input.model ?? activeRankingModel();
+  const facts = taskFacts(input.task, input.budget);
+  const pathRules = pathRulesFor(input.task, input.priors ?? DEFAULT_PATH_PRIORS);
+  return (fragment) => {
+    const { source } = fragment;
+    const scored = rankedByModel(fragment, model, facts);
+    if (scored !== fragment) return scored;
+    const base = { by: "strategy", base: fragment.score } as const;
+    if (source.kind !== "file" || fragment.tier === "hot") {
+      return { ...fragment, rank: { ...base, rules: [] } };
+    }
+    const { rules, reasons } = pathRules(source.path);
+    if (rules.length === 0) return { ...fragment, rank: { ...base, rules } };
+    const factor = rules.reduce((product, rule) => product * rule.factor, 1);
+    return {
+      ...fragment,
+      score: Math.round(fragment.score * factor * 1e6) / 1e6,
+      ranking: [...(fragment.ranking ?? []), ...reasons],
+      rank: { ...base, rules },
+    };
+  };
+}
+
+/**
+ * Every strategy's fragments with comparable scores, one copy per id: a
+ * strategy's best becomes its weight relative to the strongest strategy's, the
+ * rest in proportion. The copy kept is the best-scored; it takes the signals of
+ * all copies (each at its strongest) and the reasons of all copies (a
+ * navigator hit's history reasons stay when a plain keyword copy is kept).
+ */
+function mergedCopies(
+  results: readonly ContextStrategyResult[],
+  weights: ReadonlyMap<string, number>,
+  duplicates: { fragment: ContextFragment; of: string }[],
+): Iterable<ContextFragment> {
+  const strongest = Math.max(1e-9, ...weights.values());
+  const byId = new Map<string, ContextFragment>();
+  for (const result of results) {
+    const best = Math.max(0, ...result.fragments.map((fragment) => fragment.score));
+    const scale = (weights.get(result.strategyName) ?? 0) / strongest;
+    for (const fragment of result.fragments) {
+      const normalized = best > 0 ? (Math.max(0, fragment.score) / best) * scale : 0;
+      const scored = { ...fragment, score: Math.round(normalized * 1e6) / 1e6 };
+      const seen = byId.get(scored.id);
+      const kept = !seen || scored.score > seen.score ? scored : seen;
+      if (seen) duplicates.push({ fragment: kept === seen ? scored : seen, of: kept.id });
+      const signals = mergedSignals(seen?.signals, scored.signals);
+      const ranking = [...new Set([...(seen?.ranking ?? []), ...(scored.ranking ?? [])])];
+      byId.set(scored.id, {
+        ...kept,
+        ...(signals ? { signals } : {}),
+        ...(ranking.length > 0 ? { ranking } : {}),
+      });
+    }
+  }
+  return byId.values();
+}
+
+/** Best first; ties by node id (path and line). */
+function byScore(a: ContextFragment, b: ContextFragment): number {
+  return b.score - a.score || (a.nodeId < b.nodeId ? -1 : a.nodeId > b.nodeId ? 1 : 0);
+}
