@@ -1,6 +1,6 @@
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { basename, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Language, Parser } from "web-tree-sitter";
 import { GRAMMARS } from "./languages.js";
@@ -18,13 +18,40 @@ function grammarFile(wasm: string): string {
   return existsSync(bundled) ? bundled : require.resolve(wasm);
 }
 
+/**
+ * The web-tree-sitter releases the two shortcuts (node-search.ts,
+ * wasm-transfers.ts) were checked against: they use the library's private
+ * WebAssembly functions, which any release may change. With another release,
+ * or with `CTX_PARSER_SHORTCUTS=0`, the library's own paths run.
+ */
+const SHORTCUT_RELEASES = /^0\.27\./;
+
+/** Whether the parser shortcuts may be taken with web-tree-sitter `version` (default: the installed one). */
+export function parserShortcutsAllowed(version = installedTreeSitter()): boolean {
+  return SHORTCUT_RELEASES.test(version) && process.env.CTX_PARSER_SHORTCUTS !== "0";
+}
+
+/** The installed release, read from the package.json beside its entry (the package does not export it). */
+function installedTreeSitter(): string {
+  try {
+    const manifest = join(dirname(require.resolve("web-tree-sitter")), "package.json");
+    const { name, version } = JSON.parse(readFileSync(manifest, "utf8")) as {
+      name?: string;
+      version?: string;
+    };
+    return name === "web-tree-sitter" && typeof version === "string" ? version : "";
+  } catch {
+    return "";
+  }
+}
+
 let initialized: Promise<boolean> | null = null;
 const parsers = new Map<string, Promise<Parser>>();
 
 /**
  * Starts web-tree-sitter once per thread, with the code graph's node search
- * (node-search.ts); resolves to whether its node transfers take the shortcut
- * of wasm-transfers.ts.
+ * (node-search.ts) where the release allows; resolves to whether the shortcuts
+ * are in place (node search and the transfers of wasm-transfers.ts).
  */
 export function initializeTreeSitter(): Promise<boolean> {
   initialized ??= (async () => {
@@ -36,6 +63,7 @@ export function initializeTreeSitter(): Promise<boolean> {
       },
     };
     await Parser.init(module);
+    if (!parserShortcutsAllowed()) return false;
     enableNodeSearch(module);
     return shortcutTransfers(module);
   })();
