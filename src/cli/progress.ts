@@ -3,7 +3,7 @@ import type CliProgress from "cli-progress";
 import type { ContextualizeProgress } from "../contextualize/contextualize-index.js";
 import type { EmbedProgress } from "../embed/embed-index.js";
 import type { HistoryProgress } from "../history/ingest-history.js";
-import type { IndexProgress } from "../ingest/index-resources.js";
+import type { IndexProgress } from "../ingest/index-run.js";
 import { visibleLine } from "../text/visible-text.js";
 import { writeErr } from "./output.js";
 

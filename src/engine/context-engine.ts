@@ -13,19 +13,18 @@ import type { Backends } from "../core/strategy.js";
 import type { TextHit } from "../core/text-backend.js";
 import type { TokenCounter } from "../core/token-counter.js";
 import { createEmbedder, type EmbedderChoice, resolveEmbedder } from "../embed/resolve-embedder.js";
-import { focusLeftOut } from "../graph/graph-seeds.js";
 import { type RepoMap, repoMap } from "../graph/repo-map.js";
 import { HistoryCache } from "../history/git-temporal-backend.js";
 import { ProjectPlans } from "../plans/project-plans.js";
 import { createReranker } from "../rerank/rerank-settings.js";
 import { ProjectBreakers } from "../strategies/breaker-board.js";
 import { buildRegistry } from "../strategies/build-registry.js";
-import { PLAN_STRATEGY } from "../strategies/builtins/plan-decision-context.js";
 import type { StrategyRegistry } from "../strategies/registry.js";
 import { StrategyPipeline } from "../strategies/strategy-pipeline.js";
 import { queryTerms } from "../text/code-tokenizer.js";
 import { createTokenCounter } from "../tokens/create-counter.js";
 import { rememberingCounter } from "../tokens/remembering-counter.js";
+import { answerQuery } from "./answer-query.js";
 import { withDocs } from "./definition-doc-lookup.js";
 import { engineBackends } from "./engine-backends.js";
 import type { StatusReport } from "./engine-files.js";
@@ -37,28 +36,21 @@ import type {
   QueryResult,
 } from "./engine-options.js";
 import { CachedGraphSource, packedGraphFile } from "./graph-source.js";
-import { hotTier } from "./hot-files.js";
-import { scopeOf } from "./index-scope.js";
+import { indexRoots } from "./index-roots.js";
 import { findProjectRoot, storeLocationFor } from "./locate-project.js";
 import { openIndex } from "./open-index.js";
-import { assertBudget, packAnswer } from "./pack-answer.js";
+import { assertBudget } from "./pack-answer.js";
 import { type PinnedFile, pinnedFiles, readPinnedFile } from "./pinned-files.js";
 import { coveredRoots, forgetRoot } from "./project-roots.js";
 import { enabledStrategiesOf, setProjectStrategies } from "./project-strategies.js";
 import { type FragmentAddress, type FragmentText, readFragment } from "./read-fragment.js";
 import { KeptRequests, type RequestRecord } from "./request-log.js";
-import { RunGraphBuild } from "./run-graph-build.js";
 import type { IndexRunReport } from "./run-index.js";
 import { warnSecretsServed } from "./secrets-warning.js";
 import { measureStaleness, type Staleness } from "./staleness.js";
 import { statusOf } from "./status-of.js";
 import { findReferences, findSymbols, type SymbolReferences } from "./symbol-lookup.js";
-import {
-  currentTreeStates,
-  matchesIndexedStates,
-  type TreeStates,
-  withTreeStates,
-} from "./tree-states.js";
+import { currentTreeStates, matchesIndexedStates, type TreeStates } from "./tree-states.js";
 
 export type { StatusReport } from "./engine-files.js";
 export type {
@@ -177,46 +169,25 @@ export class ContextEngine {
     return this.indexWith(undefined, options, states);
   }
 
-  private async indexWith(
+  private indexWith(
     paths: readonly string[] | undefined,
     options: IndexOptions,
     /** The roots' states read just before, when the caller has them. */
     known: TreeStates | null | undefined,
   ): Promise<IndexRunReport> {
-    const named = paths !== undefined && paths.length > 0;
-    const roots = named
-      ? paths.map((path) => resolve(path))
-      : await coveredRoots(this.store, this.root);
-    const choice = this.embedderChoice(options.embedder);
-    const scope = options.only ? scopeOf(roots, options.only) : undefined;
-    const run = {
-      whole: !named && scope === undefined && !options.dryRun,
-      writes: !options.dryRun,
-      known,
+    const parts = {
+      root: this.root,
+      store: this.store,
+      config: this.config,
+      counter: this.counter,
+      env: this.env,
+      storeFile: this.storeFile,
+      graph: this.graph,
+      generator: this.generatorChoice(options.contextualize),
+      embedder: this.embedderChoice(options.embedder),
+      embedderFor: (choice: EmbedderChoice) => this.embedderFor(choice),
     };
-    return withTreeStates(this.store, this.config, roots, run, async () => {
-      const graphRun = this.config.graph
-        ? new RunGraphBuild(this.graph, () => Boolean(options.dryRun || options.signal?.aborted))
-        : null;
-      // Loaded when a run has work to do: a query on an index git says is current never needs it.
-      const { runIndex } = await import("./run-index.js");
-      const report = await runIndex(roots, this.store, this.config, this.counter, {
-        recordedRoots: !named,
-        choice: this.generatorChoice(options.contextualize),
-        embedder: { choice, embedder: await this.embedderFor(choice) },
-        embed: options.embed ?? true,
-        dryRun: options.dryRun ?? false,
-        env: this.env,
-        storeFile: this.storeFile,
-        ...(options.force ? { force: true } : {}),
-        ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-        ...(options.signal ? { signal: options.signal } : {}),
-        ...(graphRun ? graphRun.hooks : {}),
-        ...(scope ? { scope } : {}),
-      });
-      await graphRun?.finish(scope !== undefined);
-      return report;
-    });
+    return indexRoots(parts, paths, options, known);
   }
 
   /**
@@ -281,49 +252,22 @@ export class ContextEngine {
   }
 
   /** Assembles context for a task within a token budget, through the strategy pipeline. */
-  async query(options: QueryOptions): Promise<QueryResult> {
-    assertBudget(options.budget);
-    const format = options.format ?? this.config.query.format;
-    const limit = Math.floor(options.budget * (1 - this.config.tokens.safetyMargin));
-    const plan = options.planId ? await this.plans.context(options.planId) : null;
-    let enabled = options.strategies ?? (await this.enabledStrategies()).enabled;
-    if (options.strategies) this.registry.assertEnabled(options.strategies, "requested strategies");
-    // Naming a plan asks for its decisions, whatever the project's list.
-    else if (plan && !enabled.includes(PLAN_STRATEGY)) enabled = [...enabled, PLAN_STRATEGY];
-    const resources = await this.store.documents.listResources();
-    const { tiers, hydration } = this.config;
-    const { includeSecrets } = hydration;
-    const hot = hotTier(resources, tiers, this.queryCounter, limit, options.paths, includeSecrets);
-    const pipelineOutput = await this.pipeline.run(
+  query(options: QueryOptions): Promise<QueryResult> {
+    return answerQuery(
       {
-        task: options.task,
-        budget: limit - hot.need,
-        ...(options.paths ? { paths: options.paths } : {}),
-        ...(options.focus && options.focus.length > 0 ? { focus: options.focus } : {}),
-        ...(plan ? { planId: plan.planId } : {}),
+        config: this.config,
+        store: this.store,
+        registry: this.registry,
+        pipeline: this.pipeline,
+        counter: this.queryCounter,
+        plans: this.plans,
+        graph: this.graph,
+        requests: this.requests,
+        enabledStrategies: () => this.enabledStrategies(),
+        backends: () => this.backends(),
       },
-      await this.backends(),
-      enabled,
-      { ...(options.signal ? { signal: options.signal } : {}), ...(plan ? { plan } : {}) },
+      options,
     );
-    const result = packAnswer({
-      task: options.task,
-      budget: options.budget,
-      limit,
-      format,
-      explain: options.explain ?? false,
-      resources,
-      hot,
-      output: pipelineOutput,
-      counter: this.queryCounter,
-      settingsFor: (name) => this.config.strategies.settingsFor(name),
-    });
-    const graph = this.config.graph ? () => this.graph.load() : null;
-    return {
-      ...result,
-      unknownFocus: await focusLeftOut(options.focus ?? [], graph),
-      requestId: options.record === false ? "" : this.requests.add(result),
-    };
   }
 
   /** Fragment ids as outputs show them: without the resource while the index has one root. */

@@ -6,7 +6,7 @@ import type { StrategyRun } from "../core/provenance.js";
 import type { ContextStrategy } from "../core/strategy.js";
 import type { EmbedProgress } from "../embed/embed-index.js";
 import type { HistoryProgress } from "../history/ingest-history.js";
-import type { IndexProgress } from "../ingest/index-resources.js";
+import type { IndexProgress } from "../ingest/index-run.js";
 import type { CandidateTrace } from "./request-trace.js";
 
 export interface OpenOptions {

@@ -1,10 +1,11 @@
 import type { ResolvedConfig } from "../config/resolved-config.js";
-import type { DocumentToStore, Store } from "../core/store.js";
+import type { Store } from "../core/store.js";
 import type { TokenCounter } from "../core/token-counter.js";
 import type { IndexReport } from "../core/types.js";
 import { readPathAliases } from "../graph/path-aliases.js";
 import { IN_THREAD_PARALLELISM, InThreadPreparer } from "../ingest/in-thread-preparer.js";
-import { type FileCounts, type IndexProgress, indexResources } from "../ingest/index-resources.js";
+import { indexResources } from "../ingest/index-resources.js";
+import type { IndexRun } from "../ingest/index-run.js";
 import { LazyPreparer } from "../ingest/lazy-preparer.js";
 import type { InlineContexts } from "../ingest/prepare-document.js";
 import type { DocumentPreparer } from "../ingest/preparer.js";
@@ -24,18 +25,9 @@ const MIN_BYTES_FOR_WORKERS = 1024 * 1024;
 
 export interface IndexProjectOptions {
   readonly contexts: InlineContexts;
-  readonly force: boolean;
   /** The index file, where the store has one (not in memory): compaction then runs in a worker. */
   readonly storeFile: string | null;
-  readonly onProgress?: (progress: IndexProgress) => void;
-  readonly signal?: AbortSignal;
-  /** The roots are those the index covers: a missing one is reported, not an error. */
-  readonly recordedRoots?: boolean;
-  readonly onWritten?: (documents: readonly DocumentToStore[]) => void;
-  /** Told once the files are written, before compaction (see IndexOptions). */
-  readonly onFilesWritten?: (counts: FileCounts) => void;
-  /** Only these relative paths of each root (a watcher's changes). */
-  readonly scope?: ReadonlyMap<string, readonly string[]>;
+  readonly run: IndexRun;
 }
 
 /** Indexes roots with the configured limits, in worker threads when the run is large. */
@@ -78,13 +70,7 @@ export function indexProject(
     store,
     limits: config.hydration,
     preparerFor,
-    force: options.force,
     compact,
-    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-    ...(options.signal ? { signal: options.signal } : {}),
-    recordedRoots: options.recordedRoots ?? false,
-    ...(options.onWritten ? { onWritten: options.onWritten } : {}),
-    ...(options.onFilesWritten ? { onFilesWritten: options.onFilesWritten } : {}),
-    ...(options.scope ? { scope: options.scope } : {}),
+    run: options.run,
   });
 }

@@ -1,6 +1,6 @@
 import type { LoadedGraph } from "../core/graph.js";
 import type { DocumentToStore } from "../core/store.js";
-import type { FileCounts } from "../ingest/index-resources.js";
+import type { FileCounts } from "../ingest/index-run.js";
 import type { CachedGraphSource } from "./graph-source.js";
 import { WrittenGraphs } from "./written-graphs.js";
 

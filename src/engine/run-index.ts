@@ -10,7 +10,7 @@ import { type CostEstimate, estimateCost } from "../contextualize/estimate-cost.
 import type { GeneratorChoice } from "../contextualize/resolve-generator.js";
 import { UsageMeter } from "../contextualize/usage-meter.js";
 import type { Embedder } from "../core/embedder.js";
-import type { DocumentToStore, Store } from "../core/store.js";
+import type { Store } from "../core/store.js";
 import type { TokenCounter } from "../core/token-counter.js";
 import type { IndexReport } from "../core/types.js";
 import { type EmbedProgress, type EmbedReport, embedIndex } from "../embed/embed-index.js";
@@ -22,7 +22,7 @@ import {
   ingestHistories,
 } from "../history/ingest-history.js";
 import { type ChunkLimits, DEFAULT_CHUNK_LIMITS } from "../ingest/chunk/chunk-limits.js";
-import type { FileCounts, IndexProgress } from "../ingest/index-resources.js";
+import type { IndexProgress, IndexRun } from "../ingest/index-run.js";
 import { indexProject } from "./index-project.js";
 
 /**
@@ -51,27 +51,19 @@ export interface IndexRunOptions {
   readonly embed: boolean;
   /** Estimate what contextualizing would send and cost instead of doing it. */
   readonly dryRun: boolean;
-  readonly onProgress?: (
-    progress: IndexProgress | HistoryProgress | ContextualizeProgress | EmbedProgress,
-  ) => void;
   readonly env: NodeJS.ProcessEnv;
-  readonly signal?: AbortSignal;
   /** The index file, null when the index lives in memory. */
   readonly storeFile: string | null;
-  /** Read every file again, not only those whose size or mtime changed. */
-  readonly force?: boolean;
-  /** The roots are those the index covers: a missing one is reported, not an error. */
-  readonly recordedRoots?: boolean;
-  /** Told of each batch of documents once it is written. */
-  readonly onWritten?: (documents: readonly DocumentToStore[]) => void;
-  /** Told once the files are written, before compaction, history and contexts. */
-  readonly onFilesWritten?: (counts: FileCounts) => void;
-  /**
-   * Only these relative paths of each root (a watcher's changes): no full listing,
-   * and no history read (a watcher refreshes fully when HEAD moves).
-   */
-  readonly scope?: ReadonlyMap<string, readonly string[]>;
+  /** What every layer of the run shares; a run with a scope reads no history. */
+  readonly run: IndexRun<IndexRunProgress>;
 }
+
+/** What an engine's index run reports as it goes: files, then history, contexts and vectors. */
+export type IndexRunProgress =
+  | IndexProgress
+  | HistoryProgress
+  | ContextualizeProgress
+  | EmbedProgress;
 
 /** What `ctx index` did: files, then contexts (or, in a dry run, what contexts would cost). */
 export interface IndexRunReport extends IndexReport {
@@ -190,27 +182,19 @@ async function indexUnderLock(
   const empty = (await store.documents.listResources()).length === 0;
   if (empty) await store.state.setMeta("ingest_version", ingest);
   const force =
-    options.force === true || (!empty && (await store.state.getMeta("ingest_version")) !== ingest);
+    options.run.force === true ||
+    (!empty && (await store.state.getMeta("ingest_version")) !== ingest);
   // Stale chunking rules call for every file, not only the changed ones.
-  const scope = force ? undefined : options.scope;
+  const run = { ...options.run, force, scope: force ? undefined : options.run.scope };
   const files = await indexProject(roots, store, config, counter, {
     contexts: options.choice.name === "none" ? "none" : "structural",
-    force,
     storeFile: options.storeFile,
-    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-    ...(options.signal ? { signal: options.signal } : {}),
-    recordedRoots: options.recordedRoots ?? false,
-    ...(options.onWritten ? { onWritten: options.onWritten } : {}),
-    ...(options.onFilesWritten ? { onFilesWritten: options.onFilesWritten } : {}),
-    ...(scope ? { scope } : {}),
+    run,
   });
   await store.state.setMeta("ingest_version", ingest);
-  const history = scope
+  const history = run.scope
     ? []
-    : await ingestHistories(store.history, files.resources, config.history, {
-        ...(options.signal ? { signal: options.signal } : {}),
-        ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-      });
+    : await ingestHistories(store.history, files.resources, config.history, run);
   const usage = new UsageMeter();
   const generator = await createGenerator(
     options.choice,
@@ -245,18 +229,15 @@ async function indexUnderLock(
     generator,
     usage,
     concurrency: config.contextualize.concurrency,
-    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-    ...(options.signal ? { signal: options.signal } : {}),
+    onProgress: run.onProgress,
+    signal: run.signal,
   });
   const { embedder } = options.embedder;
   const embeddings =
     embedder && options.embed && store.vectors.available
       ? {
           ...noEmbedding,
-          report: await embedIndex(store, embedder, {
-            ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-            ...(options.signal ? { signal: options.signal } : {}),
-          }),
+          report: await embedIndex(store, embedder, run),
         }
       : noEmbedding;
   return { ...files, contexts: { ...summary, report, estimate: null }, embeddings, history };

@@ -1,6 +1,6 @@
 import { realpath, stat } from "node:fs/promises";
 import { PathNotFoundError } from "../core/errors.js";
-import type { DocumentToStore, Store } from "../core/store.js";
+import type { Store } from "../core/store.js";
 import {
   type CutFile,
   type DocumentState,
@@ -17,127 +17,30 @@ import {
   type FileCandidate,
   type HydrationLimits,
 } from "./hydrate/discover-files.js";
+import type { IndexRun } from "./index-run.js";
 import type { PreparedDocument } from "./prepare-document.js";
 import type { DocumentPreparer } from "./preparer.js";
 import { documentSearchTexts } from "./stored-search-text.js";
+import { WriteBatch } from "./write-batch.js";
 
-export type IndexProgress =
-  | { readonly phase: "discover"; readonly root: string }
-  | {
-      readonly phase: "index";
-      readonly root: string;
-      readonly done: number;
-      readonly total: number;
-    };
+/** Bytes of files read ahead of the one being written, whose chunks wait in memory. */
+const MAX_BYTES_AHEAD = 32 * 1024 * 1024;
 
 export interface IndexOptions {
   readonly store: Store;
   readonly limits: HydrationLimits;
   /**
-   * Gives the preparer for a run that has `changedBytes` of files to read; the
-   * caller picks worker threads for large runs and the current thread for small.
+   * A preparer for one root's changed files, given how many bytes it has to
+   * read: the caller picks worker threads for large runs and this thread for small.
    */
-  /** A preparer for one root's changed files. */
   readonly preparerFor: (changedBytes: number, root: string) => DocumentPreparer;
-  /** Re-read and re-chunk every file (after chunking or tokenizing rules changed). */
-  readonly force?: boolean;
   /**
    * Compacts the store at the end of the run (default: `store.compact` in this
    * thread); the engine hands it to another thread when it can.
    */
   readonly compact?: () => Promise<void>;
-  readonly onProgress?: (progress: IndexProgress) => void;
-  /** Stops the run between files; what was prepared before is written first. */
-  readonly signal?: AbortSignal;
-  /**
-   * The roots are those the index already covers, not ones a user named: a
-   * missing one is reported (and its documents kept) instead of failing the run.
-   */
-  readonly recordedRoots?: boolean;
-  /** Told of each batch of documents once it is written. */
-  readonly onWritten?: (documents: readonly DocumentToStore[]) => void;
-  /**
-   * Told once every root's files are written, before the store is compacted:
-   * work that needs the written files but not the compaction (the code graph's
-   * build) can run while another thread compacts.
-   */
-  readonly onFilesWritten?: (counts: FileCounts) => void;
-  /**
-   * Only these paths (relative, files or folders) of each root, keyed by the root
-   * as given: a watcher's changes, indexed without listing every file. Roots
-   * without an entry are left alone.
-   */
-  readonly scope?: ReadonlyMap<string, readonly string[]>;
-}
-
-/**
- * Documents written per transaction: a commit per file cost a third of the
- * write time, while one huge transaction would hold the event loop (and an
- * MCP server's queries) for as long as it writes.
- */
-const WRITE_BATCH_FILES = 64;
-const WRITE_BATCH_BYTES = 2 * 1024 * 1024;
-
-/** Bytes of files read ahead of the one being written, whose chunks wait in memory. */
-const MAX_BYTES_AHEAD = 32 * 1024 * 1024;
-
-/**
- * Documents waiting to be written together. A full batch is written while the
- * next one fills (one write in flight, in order): on a server the write is a
- * round trip whose time the main thread would otherwise spend waiting. Each
- * batch is still one transaction of whole files.
- */
-class WriteBatch {
-  private documents: DocumentToStore[] = [];
-  private bytes = 0;
-  private writing: Promise<void> | null = null;
-
-  constructor(
-    private readonly store: Store,
-    private readonly onWritten?: (documents: readonly DocumentToStore[]) => void,
-  ) {}
-
-  async add(document: DocumentToStore): Promise<void> {
-    this.documents.push(document);
-    this.bytes += document.size;
-    if (this.documents.length >= WRITE_BATCH_FILES || this.bytes >= WRITE_BATCH_BYTES) {
-      await this.startWrite();
-    }
-  }
-
-  /** Writes what is waiting and waits for every write to be committed. */
-  async flush(): Promise<void> {
-    await this.startWrite();
-    await this.settle();
-  }
-
-  /** Waits for the write in flight (its failure is thrown here), then starts the next one. */
-  private async startWrite(): Promise<void> {
-    await this.settle();
-    const documents = this.documents;
-    if (documents.length === 0) return;
-    this.documents = [];
-    this.bytes = 0;
-    const write = this.store.documents
-      .writeDocuments(documents)
-      .then(() => this.onWritten?.(documents));
-    // Awaited by the next settle(); this only keeps it from counting as unhandled meanwhile.
-    write.catch(() => undefined);
-    this.writing = write;
-  }
-
-  private async settle(): Promise<void> {
-    const write = this.writing;
-    this.writing = null;
-    if (write) await write;
-  }
-}
-
-/** Files a run added, changed and removed. */
-export interface FileCounts {
-  readonly added: number;
-  readonly changed: number;
-  readonly removed: number;
+  /** What the whole run shares (force, scope, signal, progress, hooks); default: nothing set. */
+  readonly run?: IndexRun;
 }
 
 interface Counts {
@@ -160,6 +63,7 @@ export async function indexResources(
   roots: readonly string[],
   options: IndexOptions,
 ): Promise<IndexReport> {
+  const run: IndexRun = options.run ?? {};
   const started = performance.now();
   const counts: Counts = {
     added: 0,
@@ -177,18 +81,18 @@ export async function indexResources(
   const missingRoots: string[] = [];
   const cutFiles: IndexReport["cutFiles"][number][] = [];
   for (const root of roots) {
-    options.signal?.throwIfAborted();
-    const scope = options.scope?.get(root);
-    if (options.scope && !scope) continue;
+    run.signal?.throwIfAborted();
+    const scope = run.scope?.get(root);
+    if (run.scope && !scope) continue;
     const realRoot = await resolveRoot(root).catch((error: unknown) => {
-      if (options.recordedRoots && error instanceof PathNotFoundError) return null;
+      if (run.recordedRoots && error instanceof PathNotFoundError) return null;
       throw error;
     });
     if (realRoot === null) {
       missingRoots.push(root);
       continue;
     }
-    options.onProgress?.({ phase: "discover", root: realRoot });
+    run.onProgress?.({ phase: "discover", root: realRoot });
     const discovery = await discoverFiles(realRoot, options.limits, scope);
     const resource = await options.store.documents.ensureResource(realRoot, discovery.kind);
     resources.push({ id: resource.id, root: realRoot, kind: discovery.kind });
@@ -226,7 +130,7 @@ export async function indexResources(
     if (discovery.longPaths.length > 0)
       longPaths.push({ root: realRoot, paths: discovery.longPaths });
   }
-  options.onFilesWritten?.({
+  run.onFilesWritten?.({
     added: counts.added,
     changed: counts.changed,
     removed: counts.removed,
@@ -274,6 +178,7 @@ async function indexFiles(
   inScope: (relPath: string) => boolean,
 ): Promise<void> {
   const { store } = options;
+  const run: IndexRun = options.run ?? {};
   const known = new Map(
     (await store.documents.listDocuments(resourceId))
       .filter((doc) => inScope(doc.path))
@@ -285,7 +190,7 @@ async function indexFiles(
     known.delete(file.relPath);
     const untouched =
       previous && previous.size === file.size && previous.mtimeMs === Math.trunc(file.mtimeMs);
-    if (untouched && !options.force) {
+    if (untouched && !run.force) {
       counts.unchanged++;
     } else {
       toRead.push({ file, previous });
@@ -296,14 +201,14 @@ async function indexFiles(
     toRead.reduce((sum, { file }) => sum + file.size, 0),
     root,
   );
-  const batch = new WriteBatch(store, options.onWritten);
+  const batch = new WriteBatch(store, run.onWritten);
   try {
     // Tasks start ahead in a window but finish in file order, so ids are deterministic.
     const inFlight: Promise<PreparedDocument>[] = [];
     let started = 0;
     let bytesAhead = 0;
     for (let done = 0; done < toRead.length; done++) {
-      options.signal?.throwIfAborted();
+      run.signal?.throwIfAborted();
       while (
         started < toRead.length &&
         started < done + preparer.parallelism &&
@@ -314,7 +219,7 @@ async function indexFiles(
         const task = preparer.prepare({
           absPath: file.absPath,
           relPath: file.relPath,
-          previousHash: options.force ? null : (previous?.hash ?? null),
+          previousHash: run.force ? null : (previous?.hash ?? null),
           skipSecrets: !options.limits.includeSecrets,
         });
         // Awaited below in order; this only keeps a failure after an earlier one from going unhandled.
@@ -339,7 +244,7 @@ async function indexFiles(
         cutFiles.push({ path: file.relPath, indexedBytes, size });
       }
       if (done % 64 === 0) {
-        options.onProgress?.({ phase: "index", root, done, total: toRead.length });
+        run.onProgress?.({ phase: "index", root, done, total: toRead.length });
         // Files prepared in this thread resolve as microtasks, which starve the event
         // loop: without a turn now and then, a server's queries and Ctrl-C waited
         // for the whole run.
@@ -355,7 +260,7 @@ async function indexFiles(
   } finally {
     await preparer.close();
   }
-  options.onProgress?.({ phase: "index", root, done: toRead.length, total: toRead.length });
+  run.onProgress?.({ phase: "index", root, done: toRead.length, total: toRead.length });
   counts.removed += stale.length;
   await store.documents.removeDocuments(stale);
 }

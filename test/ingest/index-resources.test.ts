@@ -64,8 +64,10 @@ describe("indexResources", () => {
         limits: DEFAULT_LIMITS,
         preparerFor: () =>
           new InThreadPreparer(new DocumentChunker(DEFAULT_CHUNK_LIMITS, o200kCounter), "none"),
-        onFilesWritten: (counts) => {
-          events.push(`written ${JSON.stringify(counts)}`);
+        run: {
+          onFilesWritten: (counts) => {
+            events.push(`written ${JSON.stringify(counts)}`);
+          },
         },
         compact: async () => {
           events.push("compact");
