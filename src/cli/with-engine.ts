@@ -1,3 +1,4 @@
+import { Option } from "commander";
 import type { ContextEngine, OpenOptions } from "../engine/context-engine.js";
 
 /**
@@ -20,6 +21,14 @@ export async function withEngine<T>(
 }
 
 /** The `--db` flag as open options. */
+/** The `--db` flag every command that opens an index takes. */
+export function dbFlag(): Option {
+  return new Option(
+    "--db <file>",
+    "index file, or a postgres:// URL (default: .ctx/index.db in the project)",
+  );
+}
+
 export function dbOption(flags: { readonly db?: string | undefined }): { db?: string } {
   return flags.db ? { db: flags.db } : {};
 }

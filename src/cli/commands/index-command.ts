@@ -10,7 +10,7 @@ import { formatContexts, formatEmbeddings } from "../format-contexts.js";
 import { formatHistory } from "../format-history.js";
 import { writeErr, writeOut } from "../output.js";
 import { collect } from "../parse-options.js";
-import { openEngine } from "../with-engine.js";
+import { dbFlag, openEngine } from "../with-engine.js";
 
 interface IndexFlags {
   db?: string;
@@ -36,10 +36,7 @@ export function registerIndexCommand(
       "index folders or git checkouts (default: the roots already indexed, or this project)",
     )
     .argument("[paths...]", "folders to index")
-    .option(
-      "--db <file>",
-      "index file, or a postgres:// URL (default: .ctx/index.db in the project)",
-    )
+    .addOption(dbFlag())
     .option("--json", "print the report as JSON")
     .option(
       "--contextualize [generator]",

@@ -4,7 +4,7 @@ import { ensureIndex } from "../ensure-index.js";
 import { warnUnknownFocus } from "../focus-warnings.js";
 import { writeJson, writeOut } from "../output.js";
 import { collect, positiveInteger } from "../parse-options.js";
-import { dbOption, withEngine } from "../with-engine.js";
+import { dbFlag, dbOption, withEngine } from "../with-engine.js";
 
 interface MapFlags {
   budget?: number;
@@ -39,10 +39,7 @@ export function registerMapCommand(
       "print the map's files and definitions as JSON (the budget counts the map text)",
     )
     .option("--no-refresh", "map the index as it is, without re-indexing changed files")
-    .option(
-      "--db <file>",
-      "index file, or a postgres:// URL (default: .ctx/index.db in the project)",
-    )
+    .addOption(dbFlag())
     .action((flags: MapFlags) =>
       run(() =>
         withEngine({ ...dbOption(flags) }, async (engine) => {

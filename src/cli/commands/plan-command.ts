@@ -3,7 +3,7 @@ import type { Decision, Plan } from "../../core/plans.js";
 import { jsonText } from "../../text/visible-text.js";
 import { writeJson, writeOut } from "../output.js";
 import { collect } from "../parse-options.js";
-import { dbOption, withEngine } from "../with-engine.js";
+import { dbFlag, dbOption, withEngine } from "../with-engine.js";
 
 interface PlanFlags {
   json?: boolean;
@@ -20,11 +20,7 @@ export function registerPlanCommand(
     .description(
       "plans and the decisions recorded in them (context for later work: ctx query --plan)",
     );
-  const db = (command: Command) =>
-    command.option(
-      "--db <file>",
-      "index file, or a postgres:// URL (default: .ctx/index.db in the project)",
-    );
+  const db = (command: Command) => command.addOption(dbFlag());
 
   db(
     plan

@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import type { ContextEngine } from "../../engine/context-engine.js";
 import { writeJson, writeOut } from "../output.js";
 import { collect } from "../parse-options.js";
-import { dbOption, withEngine } from "../with-engine.js";
+import { dbFlag, dbOption, withEngine } from "../with-engine.js";
 
 export function registerProjectCommand(
   program: Command,
@@ -34,10 +34,7 @@ export function registerProjectCommand(
     .command("set")
     .description("replace the enabled strategies for this project")
     .requiredOption("-s, --strategy <name>", "a strategy to enable (repeat for several)", collect)
-    .option(
-      "--db <file>",
-      "index file, or a postgres:// URL (default: .ctx/index.db in the project)",
-    )
+    .addOption(dbFlag())
     .action((flags: { strategy: string[]; db?: string }) =>
       run(async () => {
         return withEngine({ ...dbOption(flags) }, async (engine) => {
@@ -52,10 +49,7 @@ export function registerProjectCommand(
     .command("show")
     .description("the strategies enabled for this project and where the list comes from")
     .option("--json", "print as JSON")
-    .option(
-      "--db <file>",
-      "index file, or a postgres:// URL (default: .ctx/index.db in the project)",
-    )
+    .addOption(dbFlag())
     .action((flags: { json?: boolean; db?: string }) =>
       run(async () => {
         return withEngine({ ...dbOption(flags) }, async (engine) => {
@@ -68,10 +62,7 @@ export function registerProjectCommand(
   context
     .command("reset")
     .description("drop the project's override and use the configured strategies again")
-    .option(
-      "--db <file>",
-      "index file, or a postgres:// URL (default: .ctx/index.db in the project)",
-    )
+    .addOption(dbFlag())
     .action((flags: { db?: string }) =>
       run(async () => {
         return withEngine({ ...dbOption(flags) }, async (engine) => {

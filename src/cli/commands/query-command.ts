@@ -7,7 +7,7 @@ import { ensureIndex } from "../ensure-index.js";
 import { warnUnknownFocus } from "../focus-warnings.js";
 import { writeErr, writeOut } from "../output.js";
 import { collect, positiveInteger } from "../parse-options.js";
-import { dbOption, withEngine } from "../with-engine.js";
+import { dbFlag, dbOption, withEngine } from "../with-engine.js";
 import { writeRequestReport } from "./report-command.js";
 
 interface QueryFlags {
@@ -67,10 +67,7 @@ export function registerQueryCommand(
       "--report <file>",
       "also write an HTML report of this request: budget by strategy, every candidate and why it is in or out",
     )
-    .option(
-      "--db <file>",
-      "index file, or a postgres:// URL (default: .ctx/index.db in the project)",
-    )
+    .addOption(dbFlag())
     .action((words: string[], flags: QueryFlags) =>
       run(async () => {
         const format = jsonFormat(flags);

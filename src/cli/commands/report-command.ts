@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { UsageError } from "../../core/errors.js";
 import type { RequestRecord } from "../../engine/request-log.js";
 import { writeJson, writeOut } from "../output.js";
-import { dbOption, withEngine } from "../with-engine.js";
+import { dbFlag, dbOption, withEngine } from "../with-engine.js";
 import { writeReportFile } from "../write-report.js";
 
 interface ReportFlags {
@@ -33,7 +33,7 @@ export function registerReportCommand(
     .argument("[request-id]", "a request id from ctx query --explain, get_context or explain")
     .option("--html <file>", "write one self-contained HTML page (no network) to this file")
     .option("--json", "print the request's record as JSON")
-    .option("--db <file>", "index file (default: .ctx/index.db in the project)")
+    .addOption(dbFlag())
     .action((requestId: string | undefined, flags: ReportFlags) =>
       run(() =>
         withEngine({ ...dbOption(flags), ifMissing: "fail" }, async (engine) => {

@@ -6,7 +6,7 @@ import { visibleLine } from "../../text/visible-text.js";
 import { ensureIndex } from "../ensure-index.js";
 import { writeJson, writeOut } from "../output.js";
 import { collect, positiveInteger } from "../parse-options.js";
-import { dbOption, withEngine } from "../with-engine.js";
+import { dbFlag, dbOption, withEngine } from "../with-engine.js";
 
 interface SearchFlags {
   limit: number;
@@ -28,10 +28,7 @@ export function registerSearchCommand(
     .option("--json", "print results as JSON")
     .option("-p, --path <path>", "only search files under this path (repeatable)", collect)
     .option("--no-refresh", "search the index as it is, without re-indexing changed files")
-    .option(
-      "--db <file>",
-      "index file, or a postgres:// URL (default: .ctx/index.db in the project)",
-    )
+    .addOption(dbFlag())
     .action((words: string[], flags: SearchFlags) =>
       run(async () => {
         return withEngine({ ...dbOption(flags) }, async (engine) => {

@@ -5,7 +5,7 @@ import type { ContextEngine } from "../../engine/context-engine.js";
 import { writeErr } from "../output.js";
 import { isLoopbackUrl, removeServerFile, writeServerFile } from "../server-file.js";
 import { startWatching, untilSignal } from "../watching.js";
-import { dbOption, withEngine } from "../with-engine.js";
+import { dbFlag, dbOption, withEngine } from "../with-engine.js";
 
 interface ServeFlags {
   http?: string;
@@ -44,10 +44,7 @@ export function registerServeCommand(
     .option("--no-refresh", "do not refresh the index when the server starts")
     .option("--no-watch", "do not watch the project's files (refresh on request only)")
     .option("--verbose", "say on stderr what the watcher indexed")
-    .option(
-      "--db <file>",
-      "index file, or a postgres:// URL (default: .ctx/index.db in the project)",
-    )
+    .addOption(dbFlag())
     .action((flags: ServeFlags) =>
       run(() =>
         withEngine(dbOption(flags), async (engine) => {

@@ -4,7 +4,7 @@ import type { ServerStorage } from "../../core/store.js";
 import { MIN_WINDOW } from "../../history/task-identifiers.js";
 import { formatBytes, formatSkipped, skippedFilesLines } from "../format.js";
 import { writeJson, writeOut } from "../output.js";
-import { dbOption, withEngine } from "../with-engine.js";
+import { dbFlag, dbOption, withEngine } from "../with-engine.js";
 
 export function registerStatusCommand(
   program: Command,
@@ -14,10 +14,7 @@ export function registerStatusCommand(
     .command("status")
     .description("show what the index covers: roots, files, chunks, skipped files by reason")
     .option("--json", "print the status as JSON")
-    .option(
-      "--db <file>",
-      "index file, or a postgres:// URL (default: .ctx/index.db in the project)",
-    )
+    .addOption(dbFlag())
     .action((flags: { json?: boolean; db?: string }) =>
       run(async () => {
         return withEngine(

@@ -3,7 +3,7 @@ import { UsageError } from "../../core/errors.js";
 import type { StrategyCapabilities } from "../../core/strategy.js";
 import { jsonText } from "../../text/visible-text.js";
 import { writeOut } from "../output.js";
-import { dbOption, withEngine } from "../with-engine.js";
+import { dbFlag, dbOption, withEngine } from "../with-engine.js";
 
 function backendsOf(capabilities: StrategyCapabilities): string {
   const names = [
@@ -27,10 +27,7 @@ export function registerStrategiesCommand(
     .command("list")
     .description("name, quality, backends, enabled, breaker state")
     .option("--json", "print as JSON")
-    .option(
-      "--db <file>",
-      "index file, or a postgres:// URL (default: .ctx/index.db in the project)",
-    )
+    .addOption(dbFlag())
     .action((flags: { json?: boolean; db?: string }) =>
       run(async () => {
         return withEngine(

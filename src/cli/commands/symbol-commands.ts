@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { visibleLine } from "../../text/visible-text.js";
 import { ensureIndex } from "../ensure-index.js";
 import { writeJson, writeOut } from "../output.js";
-import { dbOption, withEngine } from "../with-engine.js";
+import { dbFlag, dbOption, withEngine } from "../with-engine.js";
 
 interface SymbolFlags {
   kind?: string;
@@ -25,10 +25,7 @@ export function registerSymbolCommands(
     .option("--path <path>", "only definitions in this file or folder")
     .option("--json", "print the definitions as JSON")
     .option("--no-refresh", "look in the index as it is, without re-indexing changed files")
-    .option(
-      "--db <file>",
-      "index file, or a postgres:// URL (default: .ctx/index.db in the project)",
-    )
+    .addOption(dbFlag())
     .action((query: string, flags: SymbolFlags) =>
       run(() =>
         withEngine({ ...dbOption(flags) }, async (engine) => {
@@ -67,10 +64,7 @@ export function registerSymbolCommands(
     .option("--path <path>", "the definition in this file, and only the uses that resolve to it")
     .option("--json", "print definitions and references as JSON")
     .option("--no-refresh", "look in the index as it is, without re-indexing changed files")
-    .option(
-      "--db <file>",
-      "index file, or a postgres:// URL (default: .ctx/index.db in the project)",
-    )
+    .addOption(dbFlag())
     .action((symbol: string, flags: SymbolFlags) =>
       run(() =>
         withEngine({ ...dbOption(flags) }, async (engine) => {

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { writeErr } from "../output.js";
 import { startWatching, untilSignal } from "../watching.js";
-import { dbOption, withEngine } from "../with-engine.js";
+import { dbFlag, dbOption, withEngine } from "../with-engine.js";
 
 interface WatchFlags {
   db?: string;
@@ -18,7 +18,7 @@ export function registerWatchCommand(
       "keep the index fresh without serving: index each saved file as it changes (Ctrl-C stops)",
     )
     .option("--no-refresh", "do not refresh the index before watching")
-    .option("--db <file>", "index file (default: .ctx/index.db in the project)")
+    .addOption(dbFlag())
     .action((flags: WatchFlags) =>
       run(() =>
         withEngine(dbOption(flags), async (engine) => {
