@@ -1,15 +1,14 @@
 import { z } from "zod";
 import { OUTPUT_FORMATS } from "../assemble/renderers.js";
-import { GENERATOR_NAMES } from "../contextualize/generator-names.js";
-import { EMBEDDER_NAMES } from "../embed/embedding-settings.js";
-import { RERANK_PROVIDERS } from "../rerank/http-reranker.js";
+import { contextualizeSectionSchema } from "../contextualize/contextualize-schema.js";
+import { embeddingsSectionSchema } from "../embed/embedding-schema.js";
+import { historySectionSchema } from "../history/history-schema.js";
+import { rerankSectionSchema } from "../rerank/rerank-schema.js";
+import { arceSectionSchema } from "../strategies/builtins/arce-schema.js";
+import { navigatorSectionSchema } from "../strategies/builtins/navigator-schema.js";
 import { TOKEN_COUNTERS } from "../tokens/create-counter.js";
 
 const positiveInt = z.number().int().positive();
-/** The name of an environment variable (keys never go in config files). */
-const envVariableName = z
-  .string()
-  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "expected an environment variable name");
 
 /** Settings of one strategy (`[context.strategies.settings.NAME]`). */
 const strategySettingsSchema = z.strictObject({
@@ -37,7 +36,11 @@ const customStrategySchema = z
     'expected "module-path:ExportName", e.g. "./strategies/mine.js:MyStrategy"',
   );
 
-/** One config file (`ctx.toml` or the user's `config.toml`): every key optional, unknown keys refused. */
+/**
+ * One config file (`ctx.toml` or the user's `config.toml`): every key optional,
+ * unknown keys refused. Features with settings of their own own their section's
+ * schema (`<feature>-schema.ts`); this composes them.
+ */
 export const configFileSchema = z.strictObject({
   hydration: z
     .strictObject({
@@ -113,97 +116,11 @@ export const configFileSchema = z.strictObject({
         .optional(),
     })
     .optional(),
-  contextualize: z
-    .strictObject({
-      /** anthropic, claude-agent-sdk, openai-compatible, structural (no model) or none (contexts off). */
-      generator: z.enum(GENERATOR_NAMES).optional(),
-      /** Model id; defaults to a small fast one per provider. */
-      model: z.string().min(1).optional(),
-      /** API base URL (OpenAI-compatible servers: Ollama, vLLM, llama.cpp, LM Studio; or an Anthropic proxy). */
-      base_url: z.url().optional(),
-      /** Name of the environment variable that holds the API key (never the key itself). */
-      api_key_env: envVariableName.optional(),
-      /** Chunks per prompt (default 10). */
-      batch_size: z.number().int().min(1).max(50).optional(),
-      /** Model calls in flight at once (default 5). */
-      concurrency: z.number().int().min(1).max(64).optional(),
-      /** Retries of a failed call (default 3). */
-      max_retries: z.number().int().min(0).max(10).optional(),
-      /** First backoff delay in seconds (default 1), doubled per retry with jitter. */
-      retry_base_seconds: z.number().min(0).optional(),
-      /** Longest backoff delay in seconds (default 30). */
-      retry_max_seconds: z.number().min(0).optional(),
-      /** A call that takes longer is abandoned and retried (default 60). */
-      request_timeout_seconds: z.number().positive().optional(),
-      /** Longer documents are cut to their head and tail (default 8000). */
-      max_document_tokens: z.number().int().min(256).optional(),
-      /** Longest context kept (default 100). */
-      max_context_tokens: z.number().int().min(10).max(2000).optional(),
-    })
-    .optional(),
-  embeddings: z
-    .strictObject({
-      /** use-lite (Universal Sentence Encoder lite, ships in npm), openai-compatible, onnx (a local model) or none. */
-      provider: z.enum(EMBEDDER_NAMES).optional(),
-      /** Model id (openai-compatible) or name. */
-      model: z.string().min(1).optional(),
-      /** Base URL of an OpenAI-compatible /v1/embeddings server (OpenAI, Ollama, vLLM, TEI, LM Studio). */
-      base_url: z.url().optional(),
-      /** Name of the environment variable holding the API key. */
-      api_key_env: envVariableName.optional(),
-      /** Vector size; asked of the model when not given. */
-      dimensions: z.number().int().min(8).max(8192).optional(),
-      /** Texts per call (default 32). */
-      batch_size: z.number().int().min(1).max(2048).optional(),
-      /** Longer texts are cut to this many tokens (default 512). */
-      max_input_tokens: z.number().int().min(16).max(32768).optional(),
-      /** Weight of semantic signals, 0..1 (default: the embedder's measured quality). */
-      quality: z.number().min(0).max(1).optional(),
-      /** Vectors per embedder from which search uses an HNSW index instead of exact search (default 100000). */
-      ann_threshold: z.number().int().min(1).optional(),
-      /** ONNX: a local model folder (or a hub id with allow_download). */
-      model_path: z.string().min(1).optional(),
-      /** ONNX: let the model be downloaded from the hub (default false). */
-      allow_download: z.boolean().optional(),
-      /** A call that takes longer is abandoned and retried (default 60). */
-      request_timeout_seconds: z.number().positive().optional(),
-    })
-    .optional(),
-  rerank: z
-    .strictObject({
-      /** cohere, voyage, jina, tei (Hugging Face text-embeddings-inference) or openai-compatible (vLLM /v1/rerank). */
-      provider: z.enum(RERANK_PROVIDERS).optional(),
-      /** The rerank endpoint's base URL (for tei and openai-compatible, required). */
-      base_url: z.url().optional(),
-      model: z.string().min(1).optional(),
-      api_key_env: envVariableName.optional(),
-      /** Candidates re-scored per request (default 30). */
-      top_n: z.number().int().min(1).max(1000).optional(),
-      request_timeout_seconds: z.number().positive().optional(),
-    })
-    .optional(),
-  arce: z
-    .strictObject({
-      /** How keyword and semantic rankings are combined: weighted scores (default) or reciprocal-rank fusion. */
-      fusion: z.enum(["weighted", "rrf"]).optional(),
-      keyword_weight: z.number().min(0).optional(),
-      /** Default: the embedder's quality. */
-      semantic_weight: z.number().min(0).optional(),
-      rrf_k: z.number().min(1).optional(),
-      /** Candidates taken from each signal (default 100). */
-      candidates: z.number().int().min(1).max(2000).optional(),
-      /** Add neighbouring chunks of the best hits when budget is left (default true). */
-      expand: z.boolean().optional(),
-    })
-    .optional(),
-  navigator: z
-    .strictObject({
-      /** Edges `breadth-depth-navigator` walks from its seeds (default 2). */
-      breadth_hops: z.number().int().min(0).max(6).optional(),
-      /** Keyword hits it starts from (default 20). */
-      seed_hits: z.number().int().min(1).max(500).optional(),
-    })
-    .optional(),
+  contextualize: contextualizeSectionSchema.optional(),
+  embeddings: embeddingsSectionSchema.optional(),
+  rerank: rerankSectionSchema.optional(),
+  arce: arceSectionSchema.optional(),
+  navigator: navigatorSectionSchema.optional(),
   tiers: z
     .strictObject({
       /** Files (relative to each root) offered first in every answer (default ["AGENTS.md", "CLAUDE.md"]). */
@@ -212,24 +129,7 @@ export const configFileSchema = z.strictObject({
       hot_share: z.number().min(0).max(1).optional(),
     })
     .optional(),
-  history: z
-    .strictObject({
-      /** Read the git history of git checkouts (default true). */
-      enabled: z.boolean().optional(),
-      /** The newest commits kept (default 10,000). */
-      max_commits: z.number().int().min(1).max(1_000_000).optional(),
-      /** Only commits after this date: "2024-01-31" or "2 years ago" (default: no limit). */
-      since: z
-        .string()
-        .regex(
-          /^(\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2})?)?|\d+ (day|week|month|year)s? ago)$/,
-          'a date like "2024-01-31" or "2 years ago"',
-        )
-        .optional(),
-      /** Commits that change more files than this say nothing about which files go together (default 30). */
-      co_change_max_files: z.number().int().min(2).max(10_000).optional(),
-    })
-    .optional(),
+  history: historySectionSchema.optional(),
   context: z
     .strictObject({
       strategies: z

@@ -1,3 +1,4 @@
+import type { ContextualizeSection } from "./contextualize-schema.js";
 import type { GeneratorName } from "./generator-names.js";
 
 /** `[contextualize]` with defaults applied. */
@@ -17,22 +18,6 @@ export interface ContextualizeSettings {
   readonly maxContextTokens: number;
   /** The config file that set `generator`, for messages. */
   readonly source: string | null;
-}
-
-/** `[contextualize]` as one config file sets it (config/schema.ts checks it). */
-export interface ContextualizeSection {
-  readonly generator?: GeneratorName | undefined;
-  readonly model?: string | undefined;
-  readonly base_url?: string | undefined;
-  readonly api_key_env?: string | undefined;
-  readonly batch_size?: number | undefined;
-  readonly concurrency?: number | undefined;
-  readonly max_retries?: number | undefined;
-  readonly retry_base_seconds?: number | undefined;
-  readonly retry_max_seconds?: number | undefined;
-  readonly request_timeout_seconds?: number | undefined;
-  readonly max_document_tokens?: number | undefined;
-  readonly max_context_tokens?: number | undefined;
 }
 
 /** Merges `[contextualize]` across config files (later wins key by key) and applies defaults. */

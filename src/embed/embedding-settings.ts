@@ -1,7 +1,6 @@
 import { dirname } from "node:path";
-
-export const EMBEDDER_NAMES = ["use-lite", "openai-compatible", "onnx", "none"] as const;
-export type EmbedderName = (typeof EMBEDDER_NAMES)[number];
+import type { EmbedderName } from "./embedder-names.js";
+import type { EmbeddingsSection } from "./embedding-schema.js";
 
 /** `[embeddings]` with defaults applied. */
 export interface EmbeddingSettings {
@@ -25,22 +24,6 @@ export interface EmbeddingSettings {
   readonly baseDir: string;
   /** Vectors per embedder from which search uses an HNSW index. */
   readonly annThreshold: number;
-}
-
-/** `[embeddings]` as one config file sets it (config/schema.ts checks it). */
-export interface EmbeddingsSection {
-  readonly provider?: EmbedderName | undefined;
-  readonly model?: string | undefined;
-  readonly base_url?: string | undefined;
-  readonly api_key_env?: string | undefined;
-  readonly dimensions?: number | undefined;
-  readonly batch_size?: number | undefined;
-  readonly max_input_tokens?: number | undefined;
-  readonly quality?: number | undefined;
-  readonly ann_threshold?: number | undefined;
-  readonly model_path?: string | undefined;
-  readonly allow_download?: boolean | undefined;
-  readonly request_timeout_seconds?: number | undefined;
 }
 
 /** The settings of the config files in order (later files win), with defaults for what none sets. */

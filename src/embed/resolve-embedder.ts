@@ -1,7 +1,8 @@
 import type { Embedder } from "../core/embedder.js";
 import { UsageError } from "../core/errors.js";
 import { requireFeature } from "../optional-packages.js";
-import { EMBEDDER_NAMES, type EmbedderName, type EmbeddingSettings } from "./embedding-settings.js";
+import { EMBEDDER_NAMES, type EmbedderName } from "./embedder-names.js";
+import type { EmbeddingSettings } from "./embedding-settings.js";
 
 export interface EmbedderChoice {
   readonly name: EmbedderName;

@@ -1,3 +1,4 @@
+import type { HistorySection } from "./history-schema.js";
 /** `[history]` with defaults applied: which commits of a git checkout the index keeps. */
 export interface HistorySettings {
   readonly enabled: boolean;
@@ -13,14 +14,6 @@ export const DEFAULT_HISTORY_SETTINGS: HistorySettings = {
   since: null,
   coChangeMaxFiles: 30,
 };
-
-/** `[history]` as one config file sets it (config/schema.ts checks it). */
-export interface HistorySection {
-  readonly enabled?: boolean | undefined;
-  readonly max_commits?: number | undefined;
-  readonly since?: string | undefined;
-  readonly co_change_max_files?: number | undefined;
-}
 
 export function resolveHistorySettings(
   files: readonly { config: { readonly history?: HistorySection | undefined } }[],

@@ -1,6 +1,7 @@
 import { UsageError } from "../core/errors.js";
 import type { Reranker } from "../core/reranker.js";
 import { DEFAULT_RERANK_URLS, HttpReranker, type RerankProvider } from "./http-reranker.js";
+import type { RerankSection } from "./rerank-schema.js";
 
 /** `[rerank]` with defaults applied; provider null: no reranker. */
 export interface RerankSettings {
@@ -9,16 +10,6 @@ export interface RerankSettings {
   readonly model: string | null;
   readonly apiKeyEnv: string | null;
   readonly timeoutMs: number;
-}
-
-/** `[rerank]` as one config file sets it (config/schema.ts checks it). */
-export interface RerankSection {
-  readonly provider?: RerankProvider | undefined;
-  readonly base_url?: string | undefined;
-  readonly model?: string | undefined;
-  readonly api_key_env?: string | undefined;
-  readonly top_n?: number | undefined;
-  readonly request_timeout_seconds?: number | undefined;
 }
 
 export function resolveRerankSettings(

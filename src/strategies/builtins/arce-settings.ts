@@ -1,3 +1,4 @@
+import type { ArceSection } from "./arce-schema.js";
 /** `[arce]` with defaults applied. */
 export interface ArceSettings {
   readonly fusion: "weighted" | "rrf";
@@ -9,16 +10,6 @@ export interface ArceSettings {
   readonly expand: boolean;
   /** Candidates re-scored by the reranker, when one is configured. */
   readonly rerankTop: number;
-}
-
-/** `[arce]` as one config file sets it (config/schema.ts checks it). */
-export interface ArceSection {
-  readonly fusion?: "weighted" | "rrf" | undefined;
-  readonly keyword_weight?: number | undefined;
-  readonly semantic_weight?: number | undefined;
-  readonly rrf_k?: number | undefined;
-  readonly candidates?: number | undefined;
-  readonly expand?: boolean | undefined;
 }
 
 /** `[arce]` across config files, later files winning, and `[rerank]`'s `top_n`. */

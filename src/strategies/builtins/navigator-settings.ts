@@ -1,3 +1,4 @@
+import type { NavigatorSection } from "./navigator-schema.js";
 /** `[navigator]` with defaults applied: how far `breadth-depth-navigator` walks the code graph. */
 export interface NavigatorSettings {
   /** Edges walked from the seeds (callers, callees, importers, imports, parents, children). */
@@ -7,12 +8,6 @@ export interface NavigatorSettings {
 }
 
 export const DEFAULT_NAVIGATOR_SETTINGS: NavigatorSettings = { breadthHops: 2, seedHits: 20 };
-
-/** `[navigator]` as one config file sets it (config/schema.ts checks it). */
-export interface NavigatorSection {
-  readonly breadth_hops?: number | undefined;
-  readonly seed_hits?: number | undefined;
-}
 
 export function resolveNavigatorSettings(
   files: readonly { config: { readonly navigator?: NavigatorSection | undefined } }[],
