@@ -13,12 +13,8 @@ import type { Store } from "../core/store.js";
 import { CodeGraph } from "../graph/code-graph.js";
 import { parseGraph, serializeGraph } from "../graph/graph-cache.js";
 import { updateGraphParts } from "../graph/graph-update.js";
-import {
-  type PackedGraph,
-  type PackedStamp,
-  packGraph,
-  unpackGraph,
-} from "../graph/packed-graph.js";
+import { packGraph } from "../graph/pack-graph.js";
+import { type PackedGraph, type PackedStamp, unpackGraph } from "../graph/packed-graph.js";
 
 /** ctx_meta key of the built graph kept in the index, as text (an index on a server, or in memory). */
 const GRAPH_CACHE_KEY = "graph_cache";
