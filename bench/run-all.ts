@@ -12,7 +12,9 @@ console.log("\n== git history: 10,000 generated commits, and vuejs/core ==");
 await import("./history.js");
 console.log("\n== hostile files: a 1 MB identifier, o200k on long pieces, a 300 MB file ==");
 await import("./hostile-files.js");
-console.log("\n== speed tricks on and off: parser shortcuts, pruned and split search (three.js) ==");
+console.log(
+  "\n== speed tricks on and off: parser shortcuts, pruned and split search (three.js) ==",
+);
 await import("./speed-tricks.js");
 console.log("\n== strategy pipeline overhead: three.js ==");
 await import("./pipeline-overhead.js");
