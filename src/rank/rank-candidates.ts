@@ -34,7 +34,7 @@ export interface RankedCandidates {
 /**
  * The ranking stage, the one place a candidate's rank is decided: the copies
  * of a fragment that several strategies returned become one (its signals at
- * their strongest, every copy's reasons), `finalScore` scores each, copies of
+ * their strongest, every copy's reasons), `finalScorer`'s function scores each, copies of
  * the same content keep the best-scored, and after sorting the best file's
  * head is placed among the first (`withBestFileHead`). Packing into the budget
  * is the caller's next step (the hot tier goes first there).
@@ -67,7 +67,7 @@ export async function rankCandidates(input: RankingInput): Promise<RankedCandida
  * A fragment's final score, with its breakdown (`fragment.rank`): a file's
  * fragment that carries signals is scored by the learned model; any other
  * keeps its strategy's score made comparable (see `mergedCopies`), scaled by
- * the path rules where it is a file's (the model has features for both). The
+ * the path rules where it is a file's (the model has features for both rules). The
  * hot tier keeps its score: it is packed first whatever it is.
  */
 export function finalScorer(
