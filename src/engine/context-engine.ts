@@ -13,7 +13,7 @@ import type { Backends } from "../core/strategy.js";
 import type { TextHit } from "../core/text-backend.js";
 import type { TokenCounter } from "../core/token-counter.js";
 import { createEmbedder, type EmbedderChoice, resolveEmbedder } from "../embed/resolve-embedder.js";
-import { type RepoMap, repoMap } from "../graph/repo-map.js";
+import type { RepoMap } from "../graph/repo-map.js";
 import { HistoryCache } from "../history/git-temporal-backend.js";
 import { ProjectPlans } from "../plans/project-plans.js";
 import { createReranker } from "../rerank/rerank-settings.js";
@@ -39,8 +39,8 @@ import { CachedGraphSource, packedGraphFile } from "./graph-source.js";
 import { indexRoots } from "./index-roots.js";
 import { findProjectRoot, storeLocationFor } from "./locate-project.js";
 import { openIndex } from "./open-index.js";
-import { assertBudget } from "./pack-answer.js";
 import { type PinnedFile, pinnedFiles, readPinnedFile } from "./pinned-files.js";
+import { projectMap } from "./project-map.js";
 import { coveredRoots, forgetRoot } from "./project-roots.js";
 import { enabledStrategiesOf, setProjectStrategies } from "./project-strategies.js";
 import { type FragmentAddress, type FragmentText, readFragment } from "./read-fragment.js";
@@ -372,18 +372,8 @@ export class ContextEngine {
    * The files and their most central definitions within a token budget
    * (`ctx map`, MCP `repo_map`), ranked by centrality personalised by `focus`.
    */
-  async repoMap(options: { budget: number; focus?: readonly string[] }): Promise<RepoMap> {
-    assertBudget(options.budget);
-    if (!this.config.graph) {
-      throw new UsageError(
-        "the code graph is off ([index] graph = false in ctx.toml): turn it on and re-index to get a repo map",
-      );
-    }
-    return repoMap(await this.graph.load(), {
-      budget: options.budget,
-      counter: this.queryCounter,
-      ...(options.focus ? { focus: options.focus } : {}),
-    });
+  repoMap(options: { budget: number; focus?: readonly string[] }): Promise<RepoMap> {
+    return projectMap(this.config.graph, () => this.graph.load(), this.queryCounter, options);
   }
 
   /** The code graph in memory, rebuilt when the index changed. */
