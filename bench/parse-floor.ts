@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { languageOf } from "../dist/parse/languages.js";
+import { languageOf } from "../dist/languages/registry.js";
 import { parserFor } from "../dist/parse/tree-sitter-loader.js";
 
 /**
@@ -9,9 +9,8 @@ import { parserFor } from "../dist/parse/tree-sitter-loader.js";
 export async function parseSeconds(files: readonly string[]): Promise<number> {
   let seconds = 0;
   for (const file of files) {
-    const parser = parserFor(languageOf(file));
-    if (!parser) continue;
-    const ready = await parser;
+    const ready = await parserFor(languageOf(file));
+    if (!ready) continue;
     const text = readFileSync(file, "utf8");
     const started = performance.now();
     ready.parse(text)?.delete();

@@ -10,6 +10,8 @@ console.log("\n== code graph: three.js ==");
 await import("./graph.js");
 console.log("\n== git history: 10,000 generated commits, and vuejs/core ==");
 await import("./history.js");
+console.log("\n== index speed per language: one thread, beside the parse floor ==");
+await import("./languages.js");
 console.log("\n== hostile files: a 1 MB identifier, o200k on long pieces, a 300 MB file ==");
 await import("./hostile-files.js");
 console.log(

@@ -36,6 +36,10 @@ export const COMMAND_SUMMARIES: readonly (readonly [usage: string, description: 
     "migrate [options]",
     "copy an SQLite index (chunks, contexts, vectors, graph, history, plans) to a PostgreSQL server, paying for nothing again",
   ],
+  [
+    "languages [options]",
+    "the languages ctx reads: extensions, how files are chunked, whether they join the code graph",
+  ],
   ["strategies", "the retrieval strategies this project can use"],
   ["project", "this project's own settings, kept with its index"],
   ["plan", "plans and the decisions recorded in them (context for later work: ctx query --plan)"],

@@ -51,6 +51,10 @@ const COMMANDS: readonly { readonly names: readonly string[]; load(): Promise<Re
     load: async () => (await import("./commands/migrate-command.js")).registerMigrateCommand,
   },
   {
+    names: ["languages"],
+    load: async () => (await import("./commands/languages-command.js")).registerLanguagesCommand,
+  },
+  {
     names: ["strategies"],
     load: async () => (await import("./commands/strategies-command.js")).registerStrategiesCommand,
   },

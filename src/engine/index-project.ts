@@ -2,7 +2,6 @@ import type { ResolvedConfig } from "../config/resolved-config.js";
 import type { Store } from "../core/store.js";
 import type { TokenCounter } from "../core/token-counter.js";
 import type { IndexReport } from "../core/types.js";
-import { readPathAliases } from "../graph/path-aliases.js";
 import { IN_THREAD_PARALLELISM, InThreadPreparer } from "../ingest/in-thread-preparer.js";
 import { indexResources } from "../ingest/index-resources.js";
 import type { IndexRun } from "../ingest/index-run.js";
@@ -11,6 +10,7 @@ import type { InlineContexts } from "../ingest/prepare-document.js";
 import type { DocumentPreparer } from "../ingest/preparer.js";
 import { documentSearchTexts } from "../ingest/stored-search-text.js";
 import { WorkerPreparer } from "../ingest/worker-preparer.js";
+import { readPathAliases } from "../languages/path-aliases.js";
 import { compactInWorker } from "./compact-in-worker.js";
 
 /**

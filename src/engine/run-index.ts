@@ -15,7 +15,6 @@ import type { TokenCounter } from "../core/token-counter.js";
 import type { IndexReport } from "../core/types.js";
 import { type EmbedProgress, type EmbedReport, embedIndex } from "../embed/embed-index.js";
 import type { EmbedderChoice } from "../embed/resolve-embedder.js";
-import { readPathAliases } from "../graph/path-aliases.js";
 import {
   type HistoryProgress,
   type HistoryReport,
@@ -23,6 +22,7 @@ import {
 } from "../history/ingest-history.js";
 import { type ChunkLimits, DEFAULT_CHUNK_LIMITS } from "../ingest/chunk/chunk-limits.js";
 import type { IndexProgress, IndexRun } from "../ingest/index-run.js";
+import { readPathAliases } from "../languages/path-aliases.js";
 import { indexProject } from "./index-project.js";
 
 /**
@@ -39,9 +39,13 @@ import { indexProject } from "./index-project.js";
  * ambient TypeScript function and a Go interface's methods are definitions,
  * a call made on something is told from a bare call, and signatures leave out
  * their comment lines; 12: files holding secrets are kept out, so every file
- * indexed before is checked).
+ * indexed before is checked; 13: ten more languages are parsed (Kotlin, Swift,
+ * Scala, Dart, Lua, Elixir, Bash, Zig, Vue and Svelte scripts) and four
+ * formats cut by their structure (YAML, TOML, HCL, CSS), JavaScript's
+ * `exports.f =` and `X.prototype.f =` are definitions and `require` names what
+ * it imports, signatures run to their body and Python's include its decorators).
  */
-export const INGEST_VERSION = "12";
+export const INGEST_VERSION = "13";
 
 export interface IndexRunOptions {
   readonly choice: GeneratorChoice;

@@ -10,23 +10,19 @@
  * for the few definitions anyone looks up.
  */
 
+import { languageSupport } from "../languages/registry.js";
+
 /** Longest doc kept: its first sentences say what the definition is for. */
 export const MAX_DOC_CHARS = 400;
 /** Comment lines read above a definition at most. */
 const MAX_DOC_LINES = 40;
 
-/** Languages where `#` starts a comment (in C and C++ it starts a directive). */
-const HASH_COMMENTS: ReadonlySet<string> = new Set(["python", "ruby"]);
-const DOCSTRING_LANGUAGES: ReadonlySet<string> = new Set(["python"]);
-
 /**
- * What indexing keeps of a definition's doc: its docstring, in a language
- * that has them, when its body (starting at `bodyStart`) opens with one.
+ * What indexing keeps of a definition's doc, in a language with docstrings:
+ * its docstring, when its body (starting at `bodyStart`) opens with one.
  */
-export function indexedDoc(source: string, language: string, bodyStart: number | null): string {
-  return bodyStart !== null && DOCSTRING_LANGUAGES.has(language)
-    ? docstringAt(source, bodyStart)
-    : "";
+export function indexedDoc(source: string, bodyStart: number | null): string {
+  return bodyStart !== null ? docstringAt(source, bodyStart) : "";
 }
 
 /**
@@ -49,7 +45,7 @@ function commentAbove(
   language: string,
   definitionLine: number,
 ): string {
-  const hash = HASH_COMMENTS.has(language);
+  const hash = languageSupport(language)?.hashComments === true;
   const lines: string[] = [];
   let inBlock = false;
   for (let at = definitionLine - 1, read = 0; at >= 1 && read < MAX_DOC_LINES; at--, read++) {

@@ -2,8 +2,9 @@
 import type { Node } from "web-tree-sitter";
 import type { GraphDefinition } from "../core/graph.js";
 
-const MAX_SIGNATURE_LINES = 3;
-const MAX_SIGNATURE_CHARS = 300;
+/** A long parameter list is kept whole up to here: what a caller passes is the signature's point. */
+const MAX_SIGNATURE_LINES = 12;
+const MAX_SIGNATURE_CHARS = 600;
 /** A line of a signature that is only a comment (`// eslint-disable-next-line`, a JSDoc line). */
 const COMMENT_LINE = /^\s*(?:\/\/|\/\*(?:(?!\*\/).)*(?:\*\/\s*)?$|\*\/\s*$|\*(?:\s|$))/;
 
@@ -28,6 +29,20 @@ export function signatureOf(node: Node, body: Node | null, source: string): stri
     .join("\n")
     .trim()
     .slice(0, MAX_SIGNATURE_CHARS);
+}
+
+/**
+ * A signature on one line: its lines trimmed and joined, with no space inside
+ * brackets (`def f(\n    a,\n    b,\n):` reads `def f(a, b):`).
+ */
+export function oneLineSignature(signature: string): string {
+  return signature
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line !== "")
+    .join(" ")
+    .replace(/([([{]) /g, "$1")
+    .replace(/,? ([)\]}])/g, "$1");
 }
 
 /**

@@ -8,14 +8,13 @@ import type {
   ReferenceKind,
   SymbolKind,
 } from "../core/graph.js";
+import type { GraphRules, LanguageSupport, TopLevelDefinition } from "../languages/language.js";
+import type { PathAliases } from "../languages/path-aliases.js";
+import { languageSupport } from "../languages/registry.js";
 import { type FoundNodes, searchNodes } from "../parse/node-search.js";
 import { nameOf } from "../parse/syntax-nodes.js";
 import { indexedDoc } from "./definition-docs.js";
 import { signatureOf, withoutOverloads } from "./definition-signatures.js";
-import { GRAPH_LANGUAGES, type GraphLanguage } from "./graph-languages.js";
-import { importTargets } from "./import-targets.js";
-import type { PathAliases } from "./path-aliases.js";
-import { readImports } from "./read-imports.js";
 import { MEMBER_NAME, NAME, TYPE_NAME, typesOf } from "./searched-types.js";
 import { isCalled, isMember, nameEnd } from "./source-names.js";
 import { SpanSweep } from "./span-sweep.js";
@@ -65,8 +64,9 @@ export function extractGraph(
   source: string,
   aliases: PathAliases | null = null,
 ): FileGraph | null {
-  const spec = GRAPH_LANGUAGES[language];
-  if (!spec) return null;
+  const support = languageSupport(language);
+  const spec = support?.graph;
+  if (!support || !spec) return null;
   // Its names are a compiler's (`a`, `b`, `Ma`): edges to them are noise, and a few such
   // files cost as much to read as the rest of a project (three.js: 36 % of its graph time).
   if (looksMinified(source)) return { definitions: [], references: [], imports: [] };
@@ -80,16 +80,21 @@ export function extractGraph(
   const owners: { end: number; name: string; kind: SymbolKind }[] = [];
   const signatures = new Set<GraphDefinition>();
 
+  // A `require(…)` call is read where its name is seen; a language whose calls are import
+  // statements too (Lua) would read it twice.
+  const read = new Set<number>();
   const readImport = (node: Node) => {
+    if (read.has(node.startIndex)) return;
+    read.add(node.startIndex);
     const line = node.startPosition.row + 1;
-    const found = readImports(language, node);
+    const found = support.readImports?.(node) ?? [];
     for (const statement of found) {
       imports.push({
         specifier: statement.specifier,
         names: statement.names,
         reexport: statement.reexport ?? false,
         line,
-        targets: importTargets(language, path, statement.specifier, statement.names, aliases),
+        targets: support.importTargets?.(path, statement.specifier, statement.names, aliases) ?? [],
       });
     }
     if (found.length > 0) importSpans.add(node.startIndex, node.endIndex);
@@ -105,7 +110,7 @@ export function extractGraph(
     use: new Map(),
   };
   const memberCalls = new Map<string, { lines: number[] }>();
-  const marks = language === "ruby";
+  const marks = support.nameMarks === true;
   const addReference = (found: FoundNodes, index: number, flags: number) => {
     const at = found.startIndex(index);
     if (skip.has(at)) return;
@@ -145,7 +150,7 @@ export function extractGraph(
     while (owners.length > 0 && (owners[owners.length - 1]?.end ?? 0) <= start) owners.pop();
     if (spec.definitions[type]) {
       const owner = owners[owners.length - 1];
-      const definition = definitionAt(node, type, spec, owner ?? null, source, language);
+      const definition = definitionAt(node, type, support, spec, owner ?? null, source);
       if (definition) {
         definitions.push(definition);
         if (type === "function_signature") signatures.add(definition);
@@ -168,7 +173,7 @@ export function extractGraph(
 
   // One search for every type: each search walks the whole tree.
   const found = searchNodes(root, types.searched);
-  const declarators = spec.definitions.variable_declarator ? topLevelDeclarators(root) : [];
+  const declarators = spec.topLevel?.find(root) ?? [];
   let nextDeclarator = 0;
   for (let index = 0; index < found.count; index++) {
     const typeId = found.typeId(index);
@@ -176,17 +181,18 @@ export function extractGraph(
     const isName = (flags & NAME) !== 0;
     // Pre-order: a declarator before the name it declares (they start together).
     while (nextDeclarator < declarators.length) {
-      const declarator = declarators[nextDeclarator] as Node;
-      const before = declarator.startIndex - found.startIndex(index);
+      const declarator = declarators[nextDeclarator] as TopLevelDefinition;
+      const before = declarator.node.startIndex - found.startIndex(index);
       if (before > 0 || (before === 0 && !isName)) break;
-      addStructure(declarator, "variable_declarator");
+      addStructure(declarator.node, declarator.type);
       nextDeclarator++;
     }
     if (isName) addReference(found, index, flags);
     else addStructure(found.node(index), types.searched.typeName(typeId));
   }
   for (; nextDeclarator < declarators.length; nextDeclarator++) {
-    addStructure(declarators[nextDeclarator] as Node, "variable_declarator");
+    const declarator = declarators[nextDeclarator] as TopLevelDefinition;
+    addStructure(declarator.node, declarator.type);
   }
   imports.sort((a, b) => a.line - b.line);
   return { definitions: withoutOverloads(definitions, signatures), references, imports };
@@ -214,25 +220,6 @@ class FoundReference implements GraphReference {
   }
 }
 
-/**
- * Module-level `const x = …` declarators. Found from the root's children:
- * asking each of a file's declarators for its parents cost more than all
- * other definitions together.
- */
-function topLevelDeclarators(root: Node): Node[] {
-  const found: Node[] = [];
-  for (const child of root.namedChildren) {
-    const declaration =
-      child.type === "export_statement" ? child.childForFieldName("declaration") : child;
-    if (declaration?.type !== "lexical_declaration" && declaration?.type !== "variable_declaration")
-      continue;
-    for (const declarator of declaration.namedChildren) {
-      if (declarator.type === "variable_declarator") found.push(declarator);
-    }
-  }
-  return found;
-}
-
 /** A class field's name: TypeScript's grammar calls it `name`, JavaScript's `property`. */
 function fieldName(node: Node): Node | null {
   return node.childForFieldName("name") ?? node.childForFieldName("property");
@@ -258,15 +245,21 @@ function declaredName(node: Node): Node | null {
 function definitionAt(
   node: Node,
   type: string,
-  spec: GraphLanguage,
+  support: LanguageSupport,
+  spec: GraphRules,
   owner: { readonly name: string; readonly kind: SymbolKind } | null,
   source: string,
-  language: string,
 ): GraphDefinition | null {
   const ownerKind = owner?.kind ?? null;
   const parent = owner?.name ?? "";
   let resolved = spec.definitions[type];
   if (!resolved) return null;
+  const topLevel = spec.topLevel?.types.has(type) ? spec.topLevel.define?.(node, type) : undefined;
+  if (topLevel !== undefined) {
+    if (!topLevel) return null;
+    const { name, kind, parent: owner, body } = topLevel;
+    return definitionOf(node, name, kind, signatureOf(node, body, source), owner, "");
+  }
   if (type === "public_field_definition" || type === "field_definition") {
     const value = node.childForFieldName("value");
     if (!value || !FUNCTION_VALUES.has(value.type)) return null;
@@ -306,42 +299,53 @@ function definitionAt(
   ) {
     resolved = "function"; // Ruby: a top-level def
   }
-  const name = nameOf(node);
+  const grammar = support.grammar;
+  let name: string;
+  if (grammar?.classify) {
+    const classified = grammar.classify(node, resolved);
+    if (!classified) return null;
+    ({ name, kind: resolved } = classified);
+    if (resolved === "function" && METHOD_OWNERS.has(ownerKind)) resolved = "method";
+  } else {
+    name = nameOf(node);
+  }
   if (!name) return null;
-  const body = node.childForFieldName("body");
-  const qualified = language === "cpp" ? name.lastIndexOf("::") : -1;
-  // `double Shape::area() const { … }`: a method of Shape defined outside its class (and
-  // its file), found and used by the name `area`.
-  const own = qualified > 0 ? name.slice(qualified + 2) : name;
-  const scope = qualified > 0 ? name.slice(0, qualified) : "";
-  const outer = scope.lastIndexOf("::");
-  const owningClass = outer >= 0 ? scope.slice(outer + 2) : scope;
+  const body = node.childForFieldName("body") ?? grammar?.bodyOf?.(node) ?? null;
+  // `double Shape::area() const { … }`, `function Circle:area()`: a method of Shape defined
+  // outside its class (and its file), found and used by the name `area`.
+  const separator = support.qualifiedNames ? lastMatch(name, support.qualifiedNames) : null;
+  const qualified = separator && separator.index > 0 ? separator : null;
+  const own = qualified ? name.slice(qualified.index + qualified.length) : name;
+  const scope = qualified ? name.slice(0, qualified.index) : "";
+  const outer = scope && support.qualifiedNames ? lastMatch(scope, support.qualifiedNames) : null;
+  const owningClass = outer ? scope.slice(outer.index + outer.length) : scope;
+  const trailing = grammar?.trailingBodies ? trailingBody(node, grammar.trailingBodies) : null;
+  // `@app.route("/")` above a `def` is part of its signature and of its lines.
+  const wrapper = support.decoratedBy ? node.parent : null;
+  const span = wrapper && wrapper.type === support.decoratedBy ? wrapper : node;
   return definitionOf(
-    node,
+    span,
     own,
-    qualified > 0 && resolved === "function" ? "method" : resolved,
-    signatureOf(node, body, source),
-    qualified > 0
-      ? owningClass
-      : language === "go" && type === "method_declaration"
-        ? receiverType(node)
-        : parent,
-    indexedDoc(source, language, body?.startIndex ?? null),
+    qualified && resolved === "function" ? "method" : resolved,
+    signatureOf(span, body, source),
+    qualified ? owningClass : (support.ownerOf?.(node, type) ?? parent),
+    support.docstrings ? indexedDoc(source, body?.startIndex ?? null) : "",
+    trailing,
   );
 }
 
-/** A Go method's receiver type: `S` of `func (s *S) Run()` and of `func (s S[T]) Run()`. */
-function receiverType(node: Node): string {
-  const receiver = node.childForFieldName("receiver")?.namedChildren[0];
-  let type = receiver?.childForFieldName("type") ?? null;
-  for (let depth = 0; type && depth < 3; depth++) {
-    if (type.type === "type_identifier") return type.text;
-    type =
-      type.type === "generic_type"
-        ? type.childForFieldName("type")
-        : (type.namedChildren[0] ?? null);
-  }
-  return "";
+/** Where the last match of a separator starts in a name, and its length. */
+function lastMatch(name: string, separator: RegExp): { index: number; length: number } | null {
+  let last: { index: number; length: number } | null = null;
+  for (const match of name.matchAll(separator))
+    last = { index: match.index, length: match[0].length };
+  return last;
+}
+
+/** The body a grammar puts after its definition rather than inside it (Dart's function_body). */
+function trailingBody(node: Node, types: ReadonlySet<string>): Node | null {
+  const next = node.nextNamedSibling;
+  return next && types.has(next.type) ? next : null;
 }
 
 /** `doc` only where there is one, so definitions without stay as small as before. */
@@ -352,9 +356,10 @@ function definitionOf(
   signature: string,
   parent: string,
   doc: string,
+  trailing: Node | null = null,
 ): GraphDefinition {
   const startLine = node.startPosition.row + 1;
-  const endLine = node.endPosition.row + 1;
+  const endLine = (trailing ?? node).endPosition.row + 1;
   return doc === ""
     ? { name, kind, startLine, endLine, parent, signature }
     : { name, kind, startLine, endLine, parent, signature, doc };

@@ -9,9 +9,9 @@ import type {
   ImportTarget,
   ReferenceKind,
 } from "../core/graph.js";
+import { moduleFiles, targetMatches } from "../languages/import-paths.js";
+import { IMPORT_SCOPED_LANGUAGES } from "../languages/registry.js";
 import { EdgeRowsBuilder } from "./edge-rows.js";
-import { IMPORT_SCOPED_LANGUAGES } from "./graph-languages.js";
-import { moduleFiles, targetMatches } from "./import-targets.js";
 
 /**
  * How much one use says that the user depends on the definition; an import

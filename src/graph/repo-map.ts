@@ -116,9 +116,17 @@ function render(graph: LoadedGraph, shown: readonly GraphNode[]): string {
   return out.length > 0 ? `${out.join("\n")}\n` : "";
 }
 
-/** A constant's first line, others' whole signature; long lines cut. */
+/** Lines of a signature the map shows at most (the stored signature runs to its body). */
+const MAX_MAP_SIGNATURE_LINES = 3;
+
+/** A constant's first line, others' signature less its decorators, up to three lines; long lines cut. */
 function signatureLines(node: GraphNode): string[] {
-  const all = (node.signature || node.name).split("\n");
+  const stored = (node.signature || node.name).split("\n");
+  const decorators = stored.findIndex((line) => !line.trimStart().startsWith("@"));
+  const all = (decorators > 0 ? stored.slice(decorators) : stored).slice(
+    0,
+    MAX_MAP_SIGNATURE_LINES,
+  );
   // A declaration without a body node runs on into its value: stop where a body opens.
   const opens = all.findIndex((line) => BODY_OPENS.test(line));
   const lines =

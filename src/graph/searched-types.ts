@@ -1,6 +1,6 @@
 import type { Language } from "web-tree-sitter";
+import type { GraphRules } from "../languages/language.js";
 import { SearchedTypes } from "../parse/node-search.js";
-import type { GraphLanguage } from "./graph-languages.js";
 
 /** The node types a graph reader searches for, and what each found one is, by type id. */
 
@@ -22,13 +22,13 @@ export const MEMBER_NAME = 4;
 const typeLists = new Map<Language, GraphTypes>();
 
 /** The reader's node types that this grammar has (the JavaScript grammar shares TypeScript's reader). */
-export function typesOf(language: Language, spec: GraphLanguage): GraphTypes {
+export function typesOf(language: Language, spec: GraphRules): GraphTypes {
   let lists = typeLists.get(language);
   if (!lists) {
     const has = (type: string) => language.idForNodeType(type, true) !== null;
-    // Declarators are found from the root (see extract-graph.ts's topLevelDeclarators).
+    // Top-level definitions are found from the root's children (see GraphRules.topLevel).
     const structure = new Set([
-      ...Object.keys(spec.definitions).filter((type) => type !== "variable_declarator"),
+      ...Object.keys(spec.definitions).filter((type) => !spec.topLevel?.types.has(type)),
       ...spec.imports,
       ...spec.inherits,
       ...spec.typeContexts,

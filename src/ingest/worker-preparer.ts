@@ -3,7 +3,7 @@ import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { CtxError } from "../core/errors.js";
-import type { PathAliases } from "../graph/path-aliases.js";
+import type { PathAliases } from "../languages/path-aliases.js";
 import type { ChunkLimits } from "./chunk/chunk-limits.js";
 import type { InlineContexts, PreparedDocument, PrepareTask } from "./prepare-document.js";
 import type { DocumentPreparer } from "./preparer.js";

@@ -11,9 +11,11 @@ export function endLine(node: Node): number {
   return column === 0 && row > node.startPosition.row ? row : row + 1;
 }
 
-/** Comments and attributes before a definition belong to it. */
+/** Comments, attributes and annotations (Dart's `@override`) before a definition belong to it. */
 export function isLeadingTrivia(node: Node): boolean {
-  return node.type.includes("comment") || node.type === "attribute_item";
+  return (
+    node.type.includes("comment") || node.type === "attribute_item" || node.type === "annotation"
+  );
 }
 
 const BODY_TYPES = new Set([

@@ -3,7 +3,8 @@ import { createRequire } from "node:module";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Language, Parser } from "web-tree-sitter";
-import { GRAMMARS } from "./languages.js";
+import { VENDORED } from "../languages/language.js";
+import { GRAMMARS } from "../languages/registry.js";
 import { enableNodeSearch } from "./node-search.js";
 import { shortcutTransfers } from "./wasm-transfers.js";
 
@@ -12,10 +13,16 @@ const require = createRequire(import.meta.url);
 /** Where `npm run build` copies the grammars (dist/grammars): an installed ctx has no grammar package. */
 export const BUNDLED_GRAMMARS = fileURLToPath(new URL("../grammars", import.meta.url));
 
-/** The grammar file: the copy the build made, or (running from sources) the package's own. */
+/**
+ * The grammar file: the copy the build made, or (running from sources) the
+ * package's own or the repository's (grammars/, two folders above this one).
+ */
 function grammarFile(wasm: string): string {
   const bundled = join(BUNDLED_GRAMMARS, basename(wasm));
-  return existsSync(bundled) ? bundled : require.resolve(wasm);
+  if (existsSync(bundled)) return bundled;
+  return wasm.startsWith(`${VENDORED}/`)
+    ? fileURLToPath(new URL(`../../${wasm}`, import.meta.url))
+    : require.resolve(wasm);
 }
 
 /**
@@ -46,7 +53,7 @@ function installedTreeSitter(): string {
 }
 
 let initialized: Promise<boolean> | null = null;
-const parsers = new Map<string, Promise<Parser>>();
+const parsers = new Map<string, Promise<Parser | null>>();
 
 /**
  * Starts web-tree-sitter once per thread, with the code graph's node search
@@ -70,24 +77,42 @@ export function initializeTreeSitter(): Promise<boolean> {
   return initialized;
 }
 
+const failures = new Map<string, string>();
+
 /**
  * The parser for a language with a grammar, or null for languages without one.
- * Grammars are WASM files from npm packages, copied into dist at build time: nothing is downloaded. Parsers are
- * made once per language and thread and reused (parsing is synchronous).
+ * Grammars are WASM files from npm packages, copied into dist at build time:
+ * nothing is downloaded. Parsers are made once per language and thread and
+ * reused (parsing is synchronous). A grammar that does not load resolves to
+ * null after one warning: its files are cut in line windows.
  */
-export function parserFor(language: string): Promise<Parser> | null {
+export function parserFor(language: string): Promise<Parser | null> | null {
   const spec = GRAMMARS[language];
   if (!spec) return null;
   let parser = parsers.get(language);
   if (!parser) {
     parser = (async () => {
       await initializeTreeSitter();
-      const loaded = await Language.load(grammarFile(spec.wasm));
-      const created = new Parser();
-      created.setLanguage(loaded);
-      return created;
+      try {
+        const loaded = await Language.load(grammarFile(spec.wasm));
+        const created = new Parser();
+        created.setLanguage(loaded);
+        return created;
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        failures.set(language, reason);
+        process.stderr.write(
+          `ctx: the ${language} grammar (${basename(spec.wasm)}) did not load: ${reason.split("\n")[0]}; its files are cut in line windows (reinstall ctx to restore it)\n`,
+        );
+        return null;
+      }
     })();
     parsers.set(language, parser);
   }
   return parser;
+}
+
+/** Why a language's grammar did not load in this thread, or undefined when it loaded or was not tried. */
+export function grammarFailure(language: string): string | undefined {
+  return failures.get(language);
 }

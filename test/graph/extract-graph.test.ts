@@ -3,8 +3,9 @@ import type { FileGraph, ReferenceKind } from "../../src/core/graph.js";
 import { ContextEngine } from "../../src/engine/context-engine.js";
 import { definitionDoc } from "../../src/graph/definition-docs.js";
 import { extractGraph } from "../../src/graph/extract-graph.js";
-import { importTargets, moduleFiles, targetMatches } from "../../src/graph/import-targets.js";
-import { readPathAliases } from "../../src/graph/path-aliases.js";
+import { moduleFiles, targetMatches } from "../../src/languages/import-paths.js";
+import { readPathAliases } from "../../src/languages/path-aliases.js";
+import { importTargets } from "../../src/languages/registry.js";
 import { parserFor } from "../../src/parse/tree-sitter-loader.js";
 import { tempDir, writeFiles } from "../helpers/temp-dir.js";
 
@@ -412,9 +413,9 @@ describe("graph extraction", () => {
       "export class Context<\n  // eslint-disable-next-line @typescript-eslint/no-explicit-any\n  E extends Env = any,\n  /** the path */\n  P extends string = any,\n> {\n  run(\n    /* first */ a: number,\n    b: number,\n  ): void {}\n}\n",
     );
     expect(ts.definitions.map((d) => d.signature)).toEqual([
-      "class Context<\n  E extends Env = any,\n  P extends string = any,",
-      // A comment before code on its line stays with it.
-      "run(\n    /* first */ a: number,\n    b: number,",
+      "class Context<\n  E extends Env = any,\n  P extends string = any,\n>",
+      // A comment before code on its line stays with it; the parameter list is whole.
+      "run(\n    /* first */ a: number,\n    b: number,\n  ): void",
     ]);
   });
 

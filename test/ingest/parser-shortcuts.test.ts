@@ -25,7 +25,7 @@ function graphsInChildProcess(env: Record<string, string>): {
   const url = (path: string) => pathToFileURL(join(DIST, path)).href;
   const script = `
     import { readFileSync } from "node:fs";
-    import { languageOf } from "${url("parse/languages.js")}";
+    import { languageOf } from "${url("languages/registry.js")}";
     import { initializeTreeSitter, parserFor } from "${url("parse/tree-sitter-loader.js")}";
     import { extractGraph } from "${url("graph/extract-graph.js")}";
     const shortcuts = await initializeTreeSitter();

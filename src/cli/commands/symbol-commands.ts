@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { oneLineSignature } from "../../graph/definition-signatures.js";
 import { visibleLine } from "../../text/visible-text.js";
 import { ensureIndex } from "../ensure-index.js";
 import { writeJson, writeOut } from "../output.js";
@@ -46,7 +47,7 @@ export function registerSymbolCommands(
             for (const d of definitions) {
               const owner = d.parent ? `${visibleLine(d.parent)}.` : "";
               writeOut(
-                `${visibleLine(d.path)}:${d.startLine}-${d.endLine} ${d.kind} ${owner}${visibleLine(d.name)}\n   ${firstLine(d.signature)}\n` +
+                `${visibleLine(d.path)}:${d.startLine}-${d.endLine} ${d.kind} ${owner}${visibleLine(d.name)}\n   ${signatureLine(d.signature)}\n` +
                   (d.doc ? `   ${visibleLine(firstSentence(d.doc))}\n` : ""),
               );
             }
@@ -83,7 +84,7 @@ export function registerSymbolCommands(
           const lines = [`Definitions of ${symbol} (${result.definitions.length}):`];
           for (const d of result.definitions) {
             lines.push(
-              `  ${visibleLine(d.path)}:${d.startLine}-${d.endLine} ${d.kind}  ${firstLine(d.signature)}`,
+              `  ${visibleLine(d.path)}:${d.startLine}-${d.endLine} ${d.kind}  ${signatureLine(d.signature)}`,
             );
           }
           // A method's uses are found by name: the graph cannot tell which object a call is made on.
@@ -106,6 +107,7 @@ export function registerSymbolCommands(
     );
 }
 
-function firstLine(text: string): string {
-  return visibleLine(text.split("\n", 1)[0] ?? "");
+/** The whole signature on one line: a newline in it cannot add a line of its own. */
+function signatureLine(text: string): string {
+  return visibleLine(oneLineSignature(text));
 }

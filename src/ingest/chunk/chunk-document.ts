@@ -3,8 +3,8 @@ import type { FileGraph } from "../../core/graph.js";
 import type { TokenCounter } from "../../core/token-counter.js";
 import type { ChunkDraft } from "../../core/types.js";
 import { extractGraph } from "../../graph/extract-graph.js";
-import type { PathAliases } from "../../graph/path-aliases.js";
-import { GRAMMARS, languageOf } from "../../parse/languages.js";
+import type { PathAliases } from "../../languages/path-aliases.js";
+import { GRAMMARS, languageOf, languageSupport } from "../../languages/registry.js";
 import { isParserAbort, parseSource } from "../../parse/parse-source.js";
 import { parserFor } from "../../parse/tree-sitter-loader.js";
 import { type ChunkLimits, DEFAULT_CHUNK_LIMITS } from "./chunk-limits.js";
@@ -64,14 +64,17 @@ export class DocumentChunker {
         graph: null,
       };
     }
-    const grammar = GRAMMARS[language];
-    const parser = content.length <= MAX_PARSED_CHARS ? parserFor(language) : null;
+    // A component's scripts are parsed in their own language, at the file's offsets.
+    const embedded = languageSupport(language)?.embedded?.(content);
+    const parsedAs = embedded?.language ?? language;
+    const grammar = GRAMMARS[parsedAs];
+    const parser = content.length <= MAX_PARSED_CHARS ? await parserFor(parsedAs) : null;
     if (grammar && parser) {
       const parsed = await this.parseAndChunk(
-        await parser,
+        parser,
         relPath,
-        language,
-        content,
+        parsedAs,
+        embedded?.source ?? content,
         text,
         grammar,
       );
@@ -86,7 +89,7 @@ export class DocumentChunker {
   }
 
   private async parseAndChunk(
-    parser: Awaited<NonNullable<ReturnType<typeof parserFor>>>,
+    parser: NonNullable<Awaited<ReturnType<typeof parserFor>>>,
     relPath: string,
     language: string,
     content: string,

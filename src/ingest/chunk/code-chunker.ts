@@ -1,6 +1,8 @@
 import type { Node } from "web-tree-sitter";
+import type { SymbolKind } from "../../core/graph.js";
 import type { ChunkDraft, ChunkKind } from "../../core/types.js";
-import type { GrammarSpec } from "../../parse/languages.js";
+import { assignedFunctionName } from "../../languages/javascript-modules.js";
+import type { GrammarSpec } from "../../languages/language.js";
 import {
   bodyOf,
   endLine,
@@ -62,14 +64,25 @@ export function chunkSyntaxTree(
       }
       return null;
     }
-    const kind = grammar.definitions[node.type];
+    let kind = grammar.definitions[node.type];
     if (!kind) return null;
-    if (node.type === "lexical_declaration" || node.type === "variable_declaration") {
-      const name = functionDeclaratorName(node);
-      return name === null ? null : { node, kind: "function", name };
+    let name: string;
+    if (grammar.classify) {
+      const classified = grammar.classify(node, kind as SymbolKind);
+      // A constant is the graph's: the chunker cuts at code that does something.
+      if (!classified || classified.kind === "constant") return null;
+      ({ kind, name } = classified as { kind: ChunkKind; name: string });
+    } else if (node.type === "lexical_declaration" || node.type === "variable_declaration") {
+      const declared = functionDeclaratorName(node);
+      return declared === null ? null : { node, kind: "function", name: declared };
+    } else if (node.type === "assignment_expression") {
+      const assigned = assignedFunctionName(node);
+      return assigned === null ? null : { node, kind: "function", name: assigned };
+    } else {
+      name = nameOf(node);
     }
     const isMethod = kind === "function" && memberOf !== null && METHOD_OWNERS.has(memberOf);
-    return { node, kind: isMethod ? "method" : kind, name: nameOf(node) };
+    return { node, kind: isMethod ? "method" : kind, name };
   };
 
   const collect = (children: readonly Node[], memberOf: ChunkKind | null): Definition[] => {
@@ -85,7 +98,8 @@ export function chunkSyntaxTree(
       }
       // Two definitions on one line stay in the chunk of the first.
       const previousEnd = found[found.length - 1]?.end ?? 0;
-      const end = endLine(child);
+      const next = children[index + 1];
+      const end = endLine(next && grammar.trailingBodies?.has(next.type) ? next : child);
       start = Math.max(start, previousEnd + 1);
       if (end >= start) found.push({ ...definition, start, end });
     });
@@ -108,7 +122,7 @@ export function chunkSyntaxTree(
   const emitDefinition = (definition: Definition, parent: number | null): void => {
     const header = signatureOf(definition);
     if (grammar.containers.has(definition.node.type)) {
-      const body = bodyOf(definition.node);
+      const body = grammar.bodyOf?.(definition.node) ?? bodyOf(definition.node);
       const members = body ? collect(body.namedChildren, definition.kind) : [];
       const firstMember = members[0];
       if (body && firstMember && firstMember.start > definition.start) {
@@ -146,6 +160,7 @@ export function chunkSyntaxTree(
     gap(cursor, to, parent, owner);
   };
 
-  emitBody(collect(root.namedChildren, null), 1, text.count, null, "");
+  const top = grammar.topLevel?.(root) ?? root;
+  emitBody(collect(top.namedChildren, null), 1, text.count, null, "");
   return builder.finish();
 }

@@ -8,8 +8,8 @@ import type {
 } from "../../core/graph.js";
 import { orderedReferences } from "../../core/graph.js";
 import type { StoreStats } from "../../core/store.js";
-import { IMPORT_SCOPED_LANGUAGES } from "../../graph/graph-languages.js";
-import { targetMatches } from "../../graph/import-targets.js";
+import { targetMatches } from "../../languages/import-paths.js";
+import { IMPORT_SCOPED_LANGUAGES } from "../../languages/registry.js";
 import { pgGraphSnapshots } from "./graph-snapshot.js";
 import type { PgSession } from "./pg-session.js";
 import { shownKind } from "./reference-kinds.js";

@@ -9,8 +9,8 @@ import type {
 } from "../../core/graph.js";
 import { orderedReferences } from "../../core/graph.js";
 import type { StoreStats } from "../../core/store.js";
-import { IMPORT_SCOPED_LANGUAGES } from "../../graph/graph-languages.js";
-import { targetMatches } from "../../graph/import-targets.js";
+import { targetMatches } from "../../languages/import-paths.js";
+import { IMPORT_SCOPED_LANGUAGES } from "../../languages/registry.js";
 import { sqliteGraphSnapshots } from "./graph-snapshot.js";
 import { namesQuery, unpackReferences } from "./reference-lists.js";
 

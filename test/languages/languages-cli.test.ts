@@ -1,0 +1,169 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { installedWithoutOptionalPackages } from "../helpers/installed-copy.js";
+import { runCli, runCliAt } from "../helpers/run-cli.js";
+import { gitRepo } from "../helpers/temp-dir.js";
+
+describe("ctx languages", () => {
+  it("lists twenty or more languages with syntax chunking and a code graph, every grammar loading", () => {
+    const repo = gitRepo({ "README.md": "# x\n" });
+    const result = runCli(["languages", "--check", "--json"], repo);
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    const { languages, withChunkingAndGraph } = JSON.parse(result.stdout) as {
+      languages: { name: string; chunking: string; graph: boolean; grammarLoads?: boolean }[];
+      withChunkingAndGraph: number;
+    };
+    const full = languages.filter((row) => row.chunking === "syntax" && row.graph);
+    expect(full.length).toBe(withChunkingAndGraph);
+    expect(full.length).toBeGreaterThanOrEqual(20);
+    for (const name of [
+      "kotlin",
+      "swift",
+      "scala",
+      "dart",
+      "lua",
+      "elixir",
+      "bash",
+      "vue",
+      "svelte",
+    ])
+      expect(full.map((row) => row.name)).toContain(name);
+    expect(languages.filter((row) => row.grammarLoads === false)).toEqual([]);
+    const table = runCli(["languages"], repo);
+    expect(table.stdout).toMatch(/^kotlin\s+\.kt \.kts\s+syntax\s+yes$/m);
+  });
+
+  it("cuts a language's files in line windows, after one warning, when its grammar does not load", () => {
+    const cli = installedWithoutOptionalPackages();
+    writeFileSync(join(cli, "../../grammars/tree-sitter-lua.wasm"), "not a grammar");
+    const repo = gitRepo({
+      "a.lua": "local function area(r)\n  return 3.14 * r * r\nend\n",
+      "b.lua": "local function perimeter(r)\n  return 2 * 3.14 * r\nend\n",
+      "c.py": "def volume(r):\n    return r ** 3\n",
+    });
+    const indexed = runCliAt(cli, ["index", "."], repo);
+    expect(indexed.code).toBe(0);
+    const warnings = indexed.stderr.split("\n").filter((line) => line.includes("grammar"));
+    expect(warnings).toEqual([
+      expect.stringMatching(
+        /^ctx: the lua grammar \(tree-sitter-lua\.wasm\) did not load: .+; its files are cut in line windows/,
+      ),
+    ]);
+    const found = runCliAt(cli, ["search", "perimeter", "--json"], repo);
+    expect(found.stdout).toContain("b.lua");
+    // The other languages are untouched.
+    expect(runCliAt(cli, ["symbols", "volume"], repo).stdout).toContain("c.py:1-2 function volume");
+  });
+});
+
+describe("JavaScript as npm writes it, and whole signatures", () => {
+  const repo = gitRepo({
+    "lib/utils.js": [
+      "'use strict';",
+      "var proxyaddr = require('proxy-addr');",
+      "",
+      "/** Compile the trust proxy setting. */",
+      "exports.compileTrust = function(val) {",
+      "  if (typeof val === 'function') return val;",
+      "  return proxyaddr.compile(val || []);",
+      "};",
+      "",
+    ].join("\n"),
+    "lib/application.js": [
+      "var compileTrust = require('./utils').compileTrust;",
+      "var debug = require('debug')('app');",
+      "",
+      "var app = exports = module.exports = {};",
+      "",
+      "app.set = function set(setting, val) {",
+      "  debug('set %s', setting);",
+      "  this.settings[setting] = compileTrust(val);",
+      "  return this;",
+      "};",
+      "",
+    ].join("\n"),
+    "lib/response.js": [
+      "var res = Object.create(null);",
+      "module.exports = res;",
+      "",
+      "res.send = function send(body) {",
+      "  this.end(body);",
+      "  return this;",
+      "};",
+      "",
+      "res.set =",
+      "res.header = function header(field, val) {",
+      "  return this;",
+      "};",
+      "",
+      "function View(name) { this.name = name; }",
+      "View.prototype.lookup = function lookup(name) {",
+      "  return name;",
+      "};",
+      "Object.defineProperty(res, 'ok', {",
+      "  get: function () { return this.statusCode < 300; }",
+      "});",
+      "",
+    ].join("\n"),
+    "src/app.py": [
+      "import functools",
+      "",
+      "",
+      "@functools.cache",
+      "def url_for(",
+      "    endpoint: str,",
+      "    *,",
+      "    _anchor: str | None = None,",
+      "    **values: object,",
+      ") -> str:",
+      '    """Build a URL."""',
+      "    return endpoint",
+      "",
+    ].join("\n"),
+  });
+
+  it("finds member, prototype, exported and defineProperty definitions", () => {
+    expect(runCli(["index", "."], repo).code).toBe(0);
+    expect(runCli(["symbols", "res.send"], repo).stdout).toContain(
+      "lib/response.js:4-7 method res.send",
+    );
+    expect(runCli(["symbols", "View.lookup"], repo).stdout).toContain(
+      "lib/response.js:15-17 method View.lookup",
+    );
+    expect(runCli(["symbols", "res.header"], repo).stdout).toContain(
+      "lib/response.js:10-12 method res.header",
+    );
+    expect(runCli(["symbols", "res.set"], repo).stdout).toContain("method res.set");
+    expect(runCli(["symbols", "res.ok"], repo).stdout).toContain(
+      "lib/response.js:18-20 method res.ok",
+    );
+  });
+
+  it("resolves a required name to the file that exports it, and does not count the require as a definition", () => {
+    const refs = runCli(["refs", "compileTrust", "--json"], repo);
+    const result = JSON.parse(refs.stdout) as {
+      definitions: { path: string; startLine: number; kind: string }[];
+      references: { path: string; line: number; kind: string }[];
+    };
+    expect(result.definitions).toEqual([
+      expect.objectContaining({ path: "lib/utils.js", startLine: 5, kind: "function" }),
+    ]);
+    expect(result.references).toContainEqual(
+      expect.objectContaining({ path: "lib/application.js", line: 8, kind: "call" }),
+    );
+    const map = runCli(["map", "--budget", "1024"], repo).stdout;
+    expect(map).toContain("res.send = function send(body)");
+    expect(map).toContain("app.set = function set(setting, val)");
+    expect(map).not.toContain("require('./utils')");
+  });
+
+  it("shows a Python definition's whole signature: decorator, every parameter, return type", () => {
+    const found = runCli(["symbols", "url_for"], repo).stdout;
+    expect(found).toContain("src/app.py:4-12 function url_for");
+    expect(found).toContain(
+      "@functools.cache def url_for(endpoint: str, *, _anchor: str | None = None, **values: object) -> str:",
+    );
+  });
+});
