@@ -252,3 +252,16 @@ export interface CompoundName {
 export interface GraphSource {
   load(): Promise<LoadedGraph>;
 }
+
+/**
+ * The file of the project's one method of a name (a definition with an owner),
+ * or null when there is none or several: a call made on something
+ * (`current_app.url_for(…)`) resolves to it whatever the receiver, since no
+ * other class has such a method, and not to a function of that name.
+ */
+export function soleMethodPath(
+  definitions: readonly { readonly path: string; readonly parent: string }[],
+): string | null {
+  const methods = definitions.filter((definition) => definition.parent !== "");
+  return methods.length === 1 ? (methods[0]?.path ?? null) : null;
+}

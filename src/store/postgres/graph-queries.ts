@@ -6,13 +6,13 @@ import type {
   SymbolQuery,
   SymbolRecord,
 } from "../../core/graph.js";
-import { orderedReferences } from "../../core/graph.js";
+import { orderedReferences, soleMethodPath } from "../../core/graph.js";
 import type { StoreStats } from "../../core/store.js";
 import { targetMatches } from "../../languages/import-paths.js";
 import { IMPORT_SCOPED_LANGUAGES } from "../../languages/registry.js";
 import { pgGraphSnapshots } from "./graph-snapshot.js";
 import type { PgSession } from "./pg-session.js";
-import { shownKind } from "./reference-kinds.js";
+import { MEMBER_CALL, shownKind } from "./reference-kinds.js";
 import { escapeLike } from "./rows.js";
 
 interface DefinitionRow {
@@ -136,27 +136,26 @@ export function pgGraph(session: PgSession): GraphBackend {
         [projectId, name],
       );
       if (definitionPath !== undefined) {
-        const definedIn = new Set(
-          (
-            await session.rows<{ path: string }>(
-              `SELECT DISTINCT d.path FROM graph_definitions g JOIN documents d ON d.id = g.document_id
+        const definitions = await session.rows<{ path: string; parent: string }>(
+          `SELECT DISTINCT d.path, g.parent FROM graph_definitions g JOIN documents d ON d.id = g.document_id
            WHERE g.project_id = $1 AND g.name = $2`,
-              [projectId, name],
-            )
-          ).map((row) => row.path),
+          [projectId, name],
         );
+        const definedIn = new Set(definitions.map((row) => row.path));
         if (!definedIn.has(definitionPath)) return [];
         const unique = definedIn.size === 1;
+        const method = soleMethodPath(definitions);
         const importing = await importersOf(
           session,
           await providersOf(session, name, definitionPath),
           rows.filter((row) => row.path !== definitionPath).map((row) => row.documentId),
         );
-        rows = rows.filter(
-          (row) =>
-            row.path === definitionPath ||
-            importing.has(row.documentId) ||
-            (unique && !IMPORT_SCOPED_LANGUAGES.has(row.language)),
+        rows = rows.filter((row) =>
+          method !== null && row.kind === MEMBER_CALL
+            ? method === definitionPath
+            : row.path === definitionPath ||
+              importing.has(row.documentId) ||
+              (unique && !IMPORT_SCOPED_LANGUAGES.has(row.language)),
         );
       }
       const records: ReferenceRecord[] = [];

@@ -1,7 +1,7 @@
 import type { GraphReference, ReferenceKind } from "../../core/graph.js";
 
 /** `graph_references.kind` of a call made on something (`GraphReference.member`). */
-const MEMBER_CALL = "call.member";
+export const MEMBER_CALL = "call.member";
 
 /** The kind column's value for a reference. */
 export function storedKind(reference: GraphReference): string {

@@ -7,7 +7,7 @@ import type {
   SymbolQuery,
   SymbolRecord,
 } from "../../core/graph.js";
-import { orderedReferences } from "../../core/graph.js";
+import { orderedReferences, soleMethodPath } from "../../core/graph.js";
 import type { StoreStats } from "../../core/store.js";
 import { targetMatches } from "../../languages/import-paths.js";
 import { IMPORT_SCOPED_LANGUAGES } from "../../languages/registry.js";
@@ -162,32 +162,32 @@ export function sqliteGraph(db: Database.Database): GraphBackend {
         unpackReferences(refs, (used) => used === name).map((reference) => ({
           ...document,
           kind: reference.kind,
+          member: reference.member === true,
           lines: reference.lines,
         })),
       );
       if (definitionPath !== undefined) {
-        const definedIn = new Set(
-          (
-            db
-              .prepare(
-                `SELECT DISTINCT d.path FROM graph_definitions g JOIN documents d ON d.id = g.document_id
+        const definitions = db
+          .prepare(
+            `SELECT DISTINCT d.path, g.parent FROM graph_definitions g JOIN documents d ON d.id = g.document_id
              WHERE g.name = ?`,
-              )
-              .all(name) as { path: string }[]
-          ).map((row) => row.path),
-        );
+          )
+          .all(name) as { path: string; parent: string }[];
+        const definedIn = new Set(definitions.map((row) => row.path));
         if (!definedIn.has(definitionPath)) return [];
         const unique = definedIn.size === 1;
+        const method = soleMethodPath(definitions);
         const importing = importersOf(
           db,
           providersOf(db, name, definitionPath),
           rows.filter((row) => row.path !== definitionPath).map((row) => row.documentId),
         );
-        rows = rows.filter(
-          (row) =>
-            row.path === definitionPath ||
-            importing.has(row.documentId) ||
-            (unique && !IMPORT_SCOPED_LANGUAGES.has(row.language)),
+        rows = rows.filter((row) =>
+          method !== null && row.member
+            ? method === definitionPath
+            : row.path === definitionPath ||
+              importing.has(row.documentId) ||
+              (unique && !IMPORT_SCOPED_LANGUAGES.has(row.language)),
         );
       }
       const records: ReferenceRecord[] = [];

@@ -192,6 +192,60 @@ describe.each(STORE_ADAPTER_ROWS)(
       expect((await store.graph.findReferences("parseConfig")).length).toBe(3);
     });
 
+    it("resolves a call made on something to the one class that defines the method", async () => {
+      const store = await fresh();
+      const resource = await store.documents.ensureResource("/repo", "git");
+      const definition = (name: string, parent: string, line: number) => ({
+        name,
+        kind: parent ? ("method" as const) : ("function" as const),
+        startLine: line,
+        endLine: line + 2,
+        parent,
+        signature: `def ${name}(self)`,
+      });
+      await store.documents.writeDocuments([
+        {
+          ...document(resource.id, "src/flask/app.py", "class Flask: ..."),
+          graph: { definitions: [definition("url_for", "Flask", 10)], references: [], imports: [] },
+        },
+        {
+          // The module-level url_for calls the app's: `current_app.url_for(…)`.
+          ...document(resource.id, "src/flask/helpers.py", "def url_for(): ..."),
+          graph: {
+            definitions: [definition("url_for", "", 3)],
+            references: [{ name: "url_for", kind: "call", lines: [4], member: true }],
+            imports: [],
+          },
+        },
+        {
+          ...document(resource.id, "src/flask/views.py", "from .helpers import url_for"),
+          graph: {
+            definitions: [],
+            references: [
+              { name: "url_for", kind: "import", lines: [1] },
+              { name: "url_for", kind: "call", lines: [7] },
+            ],
+            imports: [
+              {
+                specifier: ".helpers",
+                line: 1,
+                names: ["url_for"],
+                targets: [{ path: "src/flask/helpers.py", match: "exact" }],
+                reexport: false,
+              },
+            ],
+          },
+        },
+      ]);
+      expect(await store.graph.findReferences("url_for", "src/flask/app.py")).toEqual([
+        { path: "src/flask/helpers.py", line: 4, kind: "call" },
+      ]);
+      expect(await store.graph.findReferences("url_for", "src/flask/helpers.py")).toEqual([
+        { path: "src/flask/views.py", line: 1, kind: "import" },
+        { path: "src/flask/views.py", line: 7, kind: "call" },
+      ]);
+    });
+
     it("keeps each definition's doc comment, replaced with its file", async () => {
       const store = await fresh();
       const resource = await store.documents.ensureResource("/repo", "git");
