@@ -73,8 +73,7 @@ describe.skipIf(!stdlib)("Python definitions against Python's own ast", () => {
       const lines = text.split("\n");
       // tree-sitter keeps a block's trailing comments in it; ast ends at its last statement.
       const sameEnd = (ours: number, truth: number) =>
-        ours >= truth &&
-        lines.slice(truth, ours).every((line) => /^\s*(#.*)?$/.test(line));
+        ours >= truth && lines.slice(truth, ours).every((line) => /^\s*(#.*)?$/.test(line));
       const { graph } = await chunker.chunk(path.slice(stdlib?.length), text);
       const definitions = (graph?.definitions ?? []).filter(
         (definition) => definition.kind !== "constant",
