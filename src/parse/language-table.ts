@@ -9,7 +9,7 @@ export interface LanguageRow {
   readonly chunking: "syntax" | "windows";
   /** Definitions, references and imports go into the code graph. */
   readonly graph: boolean;
-  /** The language its embedded code is read as (a component's script). */
+  /** The languages its embedded code is read as (a component's scripts: `javascript/typescript`). */
   readonly embeds?: string;
   /** Whether its grammar loaded here; absent unless checked. */
   readonly grammarLoads?: boolean;
@@ -22,13 +22,17 @@ export async function languageTable(check = false): Promise<LanguageRow[]> {
   const rows: LanguageRow[] = [];
   for (const language of LANGUAGES) {
     const host = language.embedded ? language.embedded("").language : null;
+    // A component's scripts may be either language (`<script lang="ts">`).
+    const hosts = language.embedded
+      ? [...new Set([host, language.embedded('<script lang="ts"></script>').language])].join("/")
+      : null;
     const reader = host ? LANGUAGES.find((other) => other.name === host) : language;
     const row: LanguageRow = {
       name: language.name,
       extensions: language.extensions,
       chunking: reader?.grammar ? "syntax" : "windows",
       graph: Boolean(reader?.graph),
-      ...(host ? { embeds: host } : {}),
+      ...(hosts ? { embeds: hosts } : {}),
     };
     if (!check || !reader?.grammar) {
       rows.push(row);
