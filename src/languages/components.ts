@@ -1,5 +1,5 @@
 import type { LanguageSupport } from "./language.js";
-import { javascript, typescript } from "./typescript.js";
+import { typescript } from "./typescript.js";
 
 const SCRIPT = /<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi;
 const TYPESCRIPT = /\blang\s*=\s*["']?(?:ts|typescript)\b/i;
@@ -29,9 +29,4 @@ const component = {
 } as const;
 
 export const vue: LanguageSupport = { name: "vue", extensions: [".vue"], ...component };
-export const svelte: LanguageSupport = {
-  name: "svelte",
-  extensions: [".svelte"],
-  ...component,
-  importTargets: javascript.importTargets,
-};
+export const svelte: LanguageSupport = { name: "svelte", extensions: [".svelte"], ...component };

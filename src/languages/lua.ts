@@ -67,5 +67,4 @@ export const lua: LanguageSupport = {
   },
   // `function Circle.new()` and `function Circle:area()` are Circle's.
   qualifiedNames: /[.:]/g,
-  nameMarks: false,
 };
