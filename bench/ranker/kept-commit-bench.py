@@ -18,8 +18,10 @@ dist/ that stays put (the build step's figures depend on index-time code too).
 """
 import argparse, json, os, shutil, subprocess, sys
 
+ACC_KS = (1, 3, 5, 10)
 HERE = os.path.dirname(os.path.abspath(__file__))
-REPOSITORIES = ["hono", "click", "core", "poetry"]
+REPOSITORIES = ["hono", "click", "core", "poetry", "gin", "ripgrep", "jsoup", "polly", "rack",
+                "monolog", "jq", "fmt", "okio", "swift-argument-parser"]
 
 
 def commits(tool, name):
@@ -105,6 +107,10 @@ def query(tool):
                 found = [tuple(f) for f in fragments[str(budget)]]
                 row[f"file@{budget}"], row[f"line@{budget}"] = tool.score(
                     found, commit["gold_files"], commit["gold_lines"])
+            # Acc@k as swe_rank.py reads it: files in the order they first appear at the largest budget.
+            order = list(dict.fromkeys(f[0] for f in fragments[str(max(budgets))]))
+            for k in ACC_KS:
+                row[f"acc@{k}"] = float(all(g in order[:k] for g in commit["gold_files"]))
             rows.append(row)
         table[name] = rows
         per_commit.extend(rows)
@@ -116,13 +122,19 @@ def query(tool):
         cells = [f"{100 * sum(r[f'{m}@{b}'] for r in rows) / len(rows):.1f}"
                  for b in budgets for m in ("file", "line")]
         print(f"| {name} | {len(rows)} | " + " | ".join(cells) + " |")
+    print()
+    print("| repo | n | " + " | ".join(f"Acc@{k}" for k in ACC_KS) + " |")
+    print("|---|---|" + "---|" * len(ACC_KS))
+    for name, rows in [*table.items(), ("all", per_commit)]:
+        cells = [f"{100 * sum(r[f'acc@{k}'] for r in rows) / len(rows):.1f}" for k in ACC_KS]
+        print(f"| {name} | {len(rows)} | " + " | ".join(cells) + " |")
     if args.json_out:
         with open(args.json_out, "w") as out:
             json.dump({"per_commit": per_commit}, out)
 
 
 def git_dir(name):
-    return getattr(args, f"git_{name}") or f"/tmp/{name}.git"
+    return os.path.join(args.git_dirs, f"{name}.git")
 
 
 parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -131,9 +143,10 @@ parser.add_argument("--mode", choices=["plain", "history"], required=True)
 parser.add_argument("--bench-dir", default="../shared/commit-bench", help="the benchmark's folder (its tool and tasks)")
 parser.add_argument("--keep", default="/tmp/ctx-commit-bench-kept", help="where trees and kept indexes live")
 parser.add_argument("--dist", default="dist", help="the build that indexes (build) or answers (query)")
-parser.add_argument("--repos", nargs="+", default=REPOSITORIES, choices=REPOSITORIES)
-for repository in REPOSITORIES:
-    parser.add_argument(f"--git-{repository}", help=f"bare clone of {repository}.bundle (default /tmp/{repository}.git)")
+parser.add_argument("--repos", nargs="+", default=REPOSITORIES,
+                    help="task files (BENCH_DIR/NAME.jsonl) to run: the commit benchmark's by default; "
+                         "with --bench-dir ../shared/swe-dev, its repositories (astroid, requests, ...)")
+parser.add_argument("--git-dirs", default="/tmp", help="where the bare clones of the bundles are: DIR/NAME.git")
 parser.add_argument("--budgets", default="2000,8000,32000")
 parser.add_argument("--json-out", help="per-commit figures, as commit_bench.py's --json-out")
 parser.add_argument("--answers-out", help="keep each --explain answer at 32k here, for collect-commit-bench.ts")
