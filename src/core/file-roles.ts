@@ -1,5 +1,13 @@
 /** What a file is for, from its path: the code itself, or something about the code. */
-export type FileRole = "source" | "test" | "docs" | "example" | "bench" | "vendor" | "generated";
+export type FileRole =
+  | "source"
+  | "test"
+  | "docs"
+  | "example"
+  | "bench"
+  | "vendor"
+  | "generated"
+  | "config";
 
 const FOLDERS: Readonly<Record<string, FileRole>> = {
   test: "test",
@@ -15,6 +23,7 @@ const FOLDERS: Readonly<Record<string, FileRole>> = {
   __fixtures__: "test",
   __snapshots__: "test",
   testdata: "test",
+  testfixtures: "test",
   docs: "docs",
   doc: "docs",
   documentation: "docs",
@@ -29,6 +38,7 @@ const FOLDERS: Readonly<Record<string, FileRole>> = {
   benches: "bench",
   benchmark: "bench",
   benchmarks: "bench",
+  jmh: "bench",
   vendor: "vendor",
   third_party: "vendor",
   thirdparty: "vendor",
@@ -36,15 +46,37 @@ const FOLDERS: Readonly<Record<string, FileRole>> = {
   dist: "generated",
   generated: "generated",
   __generated__: "generated",
+  ".github": "config",
+  ".circleci": "config",
+  ".devcontainer": "config",
+  ".vscode": "config",
+  ".idea": "config",
 };
 /** `deno_dist/`, `esm-dist/`: a build's copy of the sources, committed. */
 const DIST_FOLDER = /[_-]dist$/;
+/**
+ * A project of tests named after what it tests, as .NET and Gradle name them:
+ * `Polly.Core.Tests/`, `Polly.Specs/`, `UnitTests/`, `commonTest/`, `jvmTest/`,
+ * `ArgumentParserTests/` (a word boundary or a capital, so `latest/` is not one).
+ */
+const TEST_PROJECT = /(^|[._-])(unit|integration)?(tests?|specs?)$/i;
+const TEST_PROJECT_CAMEL = /[a-z0-9](Tests?|Specs?)$/;
+const BENCH_PROJECT = /(^|[._-])benchmarks?$/i;
+const BENCH_PROJECT_CAMEL = /[a-z0-9]Benchmarks?$/;
 
 const TEST_FILE =
-  /(\.|_|-)(test|spec|tests)\.[a-z0-9]+$|^test_[^/]*\.py$|^conftest\.py$|Tests?\.(java|cs|kt|swift)$|_test\.go$/;
+  /(\.|_|-)(test|spec|tests)\.[a-z0-9]+$|^test_[^/]*\.py$|^conftest\.py$|(Tests?|Specs?)\.(java|cs|kt|swift|scala|groovy|php)$|_test\.go$/;
 const DOCS_FILE =
   /\.(md|mdx|markdown|rst|adoc|txt)$|^(readme|changelog|contributing|license)(\.|$)/i;
 const MINIFIED = /[.-]min\.[cm]?js$/;
+/**
+ * How a project is built, checked and packaged rather than what it does:
+ * manifests, lock files, tool and CI settings, project and solution files.
+ * Such files share a task's words (an analyzer's settings list every rule with
+ * its description) without being the code a task reads or changes.
+ */
+const CONFIG_FILE =
+  /\.(json|jsonc|json5|ya?ml|toml|ini|cfg|conf|config|globalconfig|editorconfig|props|targets|csproj|fsproj|vbproj|sln|slnx|nuspec|ruleset|xml|properties|plist|lock|gradle|gradle\.kts|env|gemspec|podspec|cabal)$|^\.[a-z0-9_.-]+$|^(dockerfile|makefile|gemfile|rakefile|podfile|vagrantfile|procfile|cmakelists\.txt|meson\.build|build\.bazel|workspace|go\.mod|go\.sum|requirements[^/]*\.txt)$/i;
 
 /** A minified bundle (`app.min.js`): one line of thousands of names. */
 export function isMinified(path: string): boolean {
@@ -114,8 +146,11 @@ function roleOfPath(path: string): FileRole {
     const role = FOLDERS[folder.toLowerCase()];
     if (role) return role;
     if (DIST_FOLDER.test(folder)) return "generated";
+    if (TEST_PROJECT.test(folder) || TEST_PROJECT_CAMEL.test(folder)) return "test";
+    if (BENCH_PROJECT.test(folder) || BENCH_PROJECT_CAMEL.test(folder)) return "bench";
   }
   if (TEST_FILE.test(name)) return "test";
+  if (CONFIG_FILE.test(name)) return "config";
   if (DOCS_FILE.test(name)) return "docs";
   if (isMinified(name)) return "generated";
   return "source";
@@ -132,6 +167,10 @@ const ASKING: readonly [FileRole, RegExp][] = [
   ["bench", /\b(bench|benches|benchmarks?|benchmarking)\b/i],
   ["vendor", /\b(vendor|vendored|third[ -]party)\b/i],
   ["generated", /\b(dist|generated|codegen|minified|bundled?)\b/i],
+  [
+    "config",
+    /\b(config|configs|configuration|configure|configured|settings|build|builds|ci|workflows?|pipelines?|dependency|dependencies|deps|packages?|packaging|versions?|upgrade|bump|install|installation|release|docker|dockerfile|makefile|cmake|gradle|maven|nuget|npm|yarn|pnpm|pip|lint|linter|linting|analy[sz]ers?|eslint|prettier|tsconfig|pyproject|manifest|yaml|toml|json|msbuild|csproj|sdk|target|targets|framework)\b/i,
+  ],
 ];
 
 /** The roles a task asks for by name, besides the code itself. */

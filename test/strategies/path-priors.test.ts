@@ -29,6 +29,20 @@ describe("file roles", () => {
         "deno_dist/utils/jwt/jwt.ts",
         "src/testing_utils.py",
         "src/contest.ts",
+        "src/Polly.Specs/Retry/RetrySpecs.cs",
+        "test/Polly.Core.Tests/Retry/RetryHelper.cs",
+        "okio/src/jvmTest/kotlin/okio/Buffers.kt",
+        "Tests/ArgumentParserUnitTests/Parsing.swift",
+        "src/Polly.Core.Benchmarks/RetryBenchmark.cs",
+        "src/latest/index.ts",
+        "src/Attest/Signer.cs",
+        "eng/analyzers/Library.globalconfig",
+        "src/Polly/Polly.csproj",
+        ".github/workflows/ci.yml",
+        "package.json",
+        ".gitignore",
+        "CMakeLists.txt",
+        "build.cake",
       ].map((path) => [path, fileRoleOf(path)]),
     );
     expect(roles).toEqual({
@@ -51,6 +65,20 @@ describe("file roles", () => {
       "deno_dist/utils/jwt/jwt.ts": "generated",
       "src/testing_utils.py": "source",
       "src/contest.ts": "source",
+      "src/Polly.Specs/Retry/RetrySpecs.cs": "test",
+      "test/Polly.Core.Tests/Retry/RetryHelper.cs": "test",
+      "okio/src/jvmTest/kotlin/okio/Buffers.kt": "test",
+      "Tests/ArgumentParserUnitTests/Parsing.swift": "test",
+      "src/Polly.Core.Benchmarks/RetryBenchmark.cs": "bench",
+      "src/latest/index.ts": "source",
+      "src/Attest/Signer.cs": "source",
+      "eng/analyzers/Library.globalconfig": "config",
+      "src/Polly/Polly.csproj": "config",
+      ".github/workflows/ci.yml": "config",
+      "package.json": "config",
+      ".gitignore": "config",
+      "CMakeLists.txt": "config",
+      "build.cake": "source",
     });
   });
 
@@ -68,6 +96,10 @@ describe("file roles", () => {
       "source",
       "example",
       "bench",
+    ]);
+    expect([...rolesAskedFor("Update NuGet packages to their latest versions")]).toEqual([
+      "source",
+      "config",
     ]);
   });
 
@@ -135,6 +167,51 @@ describe("file roles", () => {
     expect((await order("session.test.ts: the cookie renew expiry case"))[0]).toBe(
       "test/session.test.ts",
     );
+  });
+
+  it("puts the code before build and tool settings that share more of the task's words", async () => {
+    const root = tempDir();
+    const rule = (id: number) =>
+      `# Title: the retry delay must not be negative; use an exponential backoff delay\ndotnet_diagnostic.CA${id}.severity = warning\n`;
+    writeFiles(root, {
+      "src/Retry/RetryHelper.cs": `public static class RetryHelper\n{\n    // the retry delay grows with an exponential backoff\n    public static TimeSpan GetRetryDelay(int attempt) => TimeSpan.FromSeconds(Math.Pow(2, attempt));\n}\n`,
+      // An analyzer's settings: every rule with its description, the task's words many times.
+      "eng/analyzers/Library.globalconfig": Array.from({ length: 40 }, (_, i) =>
+        rule(1000 + i),
+      ).join(""),
+      ".github/workflows/build.yml": `name: retry delay exponential backoff negative\non: push\n`,
+    });
+    const engine = await indexedEngine(root);
+    const order = async (task: string) =>
+      (
+        await engine.query({ task, budget: 4000, format: "json", strategies: ["simple-keyword"] })
+      ).fragments.map((fragment) => (fragment.source.kind === "file" ? fragment.source.path : ""));
+
+    expect((await order("Fix retry delay going negative for exponential backoff"))[0]).toBe(
+      "src/Retry/RetryHelper.cs",
+    );
+    const reasons = async (task: string) => {
+      const explained = await engine.query({
+        task,
+        budget: 4000,
+        format: "json",
+        explain: true,
+        strategies: ["simple-keyword"],
+      });
+      const parsed = JSON.parse(explained.output) as {
+        fragments: { path: string; ranking?: string[] }[];
+      };
+      return parsed.fragments.find((f) => f.path === "eng/analyzers/Library.globalconfig")?.ranking;
+    };
+    expect(await reasons("Fix retry delay going negative for exponential backoff")).toContainEqual(
+      expect.stringMatching(/^config file −\d+\.\d\d \(the task does not ask for config files\)$/),
+    );
+    // Named, or asked for, it is not held back as a file the task does not want.
+    for (const task of [
+      "Library.globalconfig: the retry delay negative exponential backoff rule",
+      "configure the analyzer rule on retry delay going negative",
+    ])
+      expect(await reasons(task)).not.toContainEqual(expect.stringMatching(/does not ask for/));
   });
 
   it("puts a file the task names before one that only shares more of its words", async () => {
