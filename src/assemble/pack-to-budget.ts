@@ -6,6 +6,7 @@ import { isPieceBoundary } from "../tokens/piece-boundaries.js";
 import { reduceDetail } from "./detail-depth.js";
 import { compareForOutput, mergeFragments } from "./merge-fragments.js";
 import { type Renderer, renderAll } from "./renderers.js";
+import { worthItsTokens } from "./worth-its-tokens.js";
 
 /** The budget cannot hold even an empty rendering of the request. */
 export class BudgetTooSmallError extends CtxError {
@@ -134,6 +135,7 @@ export function packToBudget(
       const tokens =
         depth === "full" ? candidate.tokens : countUpTo(reducedForm.content, room + SEAM_TOKENS);
       if (tokens - SEAM_TOKENS > room) continue;
+      if (!worthItsTokens(reducedForm.content, tokens)) continue;
       const variant = depth === "full" ? candidate : { ...reducedForm, tokens };
       const cost = countBlock(renderer.block(variant), variant.content, room) + separator;
       if (spent + cost > share) continue;
@@ -154,9 +156,13 @@ export function packToBudget(
     return false;
   };
 
-  // Hot fragments (pinned files, the open plan's decisions) are offered before the rest.
+  // Hot fragments (pinned files, the open plan's decisions) are offered before the rest,
+  // spare ones (see ContextFragment.spare) after all others.
   const ordered = [...candidates].sort(
-    (a, b) => Number(b.tier === "hot") - Number(a.tier === "hot") || compareForOutput(a, b),
+    (a, b) =>
+      Number(b.tier === "hot") - Number(a.tier === "hot") ||
+      Number(a.spare === true) - Number(b.spare === true) ||
+      compareForOutput(a, b),
   );
   const leftover: ContextFragment[] = [];
   const allocation = options.allocation;

@@ -54,6 +54,7 @@ export function resolveStrategyConfig(
       return {
         timeoutSeconds: entry.timeout_seconds ?? d.timeoutSeconds,
         maxFragments: entry.max_fragments ?? d.maxFragments,
+        maxFragmentsScaled: entry.max_fragments === undefined,
         maxWorkers: entry.max_workers ?? d.maxWorkers,
         circuitBreakerThreshold: entry.circuit_breaker_threshold ?? d.circuitBreakerThreshold,
         circuitBreakerCooldownSeconds:

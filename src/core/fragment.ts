@@ -59,4 +59,10 @@ export interface ContextFragment {
   readonly signals?: RankSignals;
   /** How the ranking stage scored it (`rank/rank-candidates.ts`); shown only with --explain. */
   readonly rank?: RankBreakdown;
+  /**
+   * Returned past its strategy's first `max_fragments` (the default 100), which
+   * a large budget lets it return: ranked after every fragment that is not, so
+   * it fills what they leave of the budget and never displaces one of them.
+   */
+  readonly spare?: boolean;
 }

@@ -48,6 +48,12 @@ export interface ContextRequest {
   /** Most fragments a strategy should return. */
   readonly maxFragments?: number;
   /**
+   * How many more it may return past those for what the others leave of a
+   * large budget (`max_fragments` unset): they are packed after every other
+   * candidate. A strategy may ignore it.
+   */
+  readonly spareFragments?: number;
+  /**
    * What the user is working on: paths (files or folders, relative to the
    * project root) and/or symbol names. Graph-aware strategies start from them.
    */

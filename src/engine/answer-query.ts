@@ -5,8 +5,10 @@ import type { TokenCounter } from "../core/token-counter.js";
 import { focusLeftOut } from "../graph/graph-seeds.js";
 import type { ProjectPlans } from "../plans/project-plans.js";
 import { PLAN_STRATEGY } from "../strategies/builtins/plan-decision-context.js";
+import { HISTORY_STRATEGY } from "../strategies/builtins/temporal-archaeology.js";
 import type { StrategyRegistry } from "../strategies/registry.js";
 import type { StrategyPipeline } from "../strategies/strategy-pipeline.js";
+import { asksForHistory } from "../text/history-question.js";
 import type { EnabledStrategies, QueryOptions, QueryResult } from "./engine-options.js";
 import type { CachedGraphSource } from "./graph-source.js";
 import { hotTier } from "./hot-files.js";
@@ -29,6 +31,25 @@ export interface QueryParts {
 }
 
 /**
+ * The list with the strategies a request asks for without naming them: naming
+ * a plan asks for its decisions, a question about how code came to be ("why
+ * was X changed") for its history, whatever the project's list. A strategy
+ * turned off in the settings stays off (the pipeline skips it).
+ */
+function withAskedFor(
+  enabled: readonly string[],
+  task: string,
+  planNamed: boolean,
+  registry: StrategyRegistry,
+): readonly string[] {
+  const asked = [
+    ...(planNamed ? [PLAN_STRATEGY] : []),
+    ...(asksForHistory(task) && registry.get(HISTORY_STRATEGY) ? [HISTORY_STRATEGY] : []),
+  ].filter((name) => !enabled.includes(name));
+  return asked.length > 0 ? [...enabled, ...asked] : enabled;
+}
+
+/**
  * One query: the hot tier set aside, the strategy pipeline run on what is left
  * of the budget (with the plan's decisions when a plan is named), the answer
  * packed and rendered, and the request kept for `ctx explain`.
@@ -41,8 +62,7 @@ export async function answerQuery(parts: QueryParts, options: QueryOptions): Pro
   const plan = options.planId ? await parts.plans.context(options.planId) : null;
   let enabled = options.strategies ?? (await parts.enabledStrategies()).enabled;
   if (options.strategies) parts.registry.assertEnabled(options.strategies, "requested strategies");
-  // Naming a plan asks for its decisions, whatever the project's list.
-  else if (plan && !enabled.includes(PLAN_STRATEGY)) enabled = [...enabled, PLAN_STRATEGY];
+  else enabled = withAskedFor(enabled, options.task, plan !== null, parts.registry);
   const resources = await parts.store.documents.listResources();
   const { tiers, hydration } = config;
   const { includeSecrets } = hydration;

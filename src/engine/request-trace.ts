@@ -60,7 +60,7 @@ export function traceCandidates(
     for (const { fragment, reason } of result.leftOut ?? []) {
       const words =
         reason === "below-cut"
-          ? `below the cut: past max_fragments (${settingsFor(result.strategyName).maxFragments})`
+          ? `below the cut: past max_fragments (${result.stats.maxFragments ?? settingsFor(result.strategyName).maxFragments})`
           : "over the request's whole budget";
       rows.push(row(fragment, showId, reason, words));
     }

@@ -121,10 +121,14 @@ function mergedCopies(
       if (seen) duplicates.push({ fragment: kept === seen ? scored : seen, of: kept.id });
       const signals = mergedSignals(seen?.signals, scored.signals);
       const ranking = [...new Set([...(seen?.ranking ?? []), ...(scored.ranking ?? [])])];
+      // Spare only when every strategy that returned it had it past its first max_fragments.
+      const spare = (seen?.spare ?? true) && scored.spare === true;
+      const { spare: _, ...rest } = kept;
       byId.set(scored.id, {
-        ...kept,
+        ...rest,
         ...(signals ? { signals } : {}),
         ...(ranking.length > 0 ? { ranking } : {}),
+        ...(spare ? { spare } : {}),
       });
     }
   }

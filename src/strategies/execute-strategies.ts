@@ -8,7 +8,7 @@ import type {
 } from "../core/strategy.js";
 import type { TokenCounter } from "../core/token-counter.js";
 import type { Semaphore } from "./semaphore.js";
-import type { StrategySettings } from "./strategy-settings.js";
+import { fragmentLimit, type StrategySettings } from "./strategy-settings.js";
 import { validateFragments } from "./validate-fragments.js";
 
 export interface ExecutionPlan {
@@ -52,6 +52,7 @@ async function runOne(
   options: ExecuteOptions,
 ): Promise<ContextStrategyResult> {
   const { strategy, allocated, settings } = plan;
+  const limit = fragmentLimit(settings, options.request.budget);
   const started = performance.now();
   const controller = new AbortController();
   const timeoutMs = settings.timeoutSeconds * 1000;
@@ -73,7 +74,12 @@ async function runOne(
       options.request.maxFragments ?? settings.maxFragments,
       settings.maxFragments,
     );
-    const request = { ...options.request, maxFragments };
+    const spare = options.request.maxFragments === undefined ? limit - settings.maxFragments : 0;
+    const request = {
+      ...options.request,
+      maxFragments,
+      ...(spare > 0 ? { spareFragments: spare } : {}),
+    };
     const budget = { total: options.request.budget, allocated };
     output = await Promise.race([
       strategy.assemble(request, options.backends, budget, options.plan, controller.signal),
@@ -98,7 +104,9 @@ async function runOne(
   const totalFragments = fragments.length;
   const kept = capFragments(
     fragments,
-    Math.min(options.request.maxFragments ?? settings.maxFragments, settings.maxFragments),
+    options.request.maxFragments === undefined
+      ? limit
+      : Math.min(options.request.maxFragments, settings.maxFragments),
     options.request.budget,
   );
   if (kept.overBudget) {
@@ -106,11 +114,15 @@ async function runOne(
       `returned ${kept.overBudget} fragment(s) past the request's budget of ${options.request.budget} tokens; they were dropped`,
     );
   }
+  // Past the first max_fragments, what a larger budget let the strategy return is spare.
+  const returned = kept.fragments.map((fragment, index) =>
+    index >= settings.maxFragments ? { ...fragment, spare: true } : fragment,
+  );
   return {
     strategyName: strategy.name,
-    fragments: kept.fragments,
+    fragments: returned,
     totalFragments,
-    tokensUsed: kept.fragments.reduce((sum, fragment) => sum + fragment.tokens, 0),
+    tokensUsed: returned.reduce((sum, fragment) => sum + fragment.tokens, 0),
     executionTimeMs: Math.round((performance.now() - started) * 100) / 100,
     errors,
     leftOut: kept.leftOut,
@@ -118,6 +130,7 @@ async function runOne(
     stats: {
       malformed,
       allocated,
+      maxFragments: limit,
       failed: threw || notAnArray || (malformed > 0 && totalFragments === 0) ? 1 : 0,
     },
   };

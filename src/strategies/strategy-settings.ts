@@ -1,7 +1,10 @@
 /** How the pipeline runs one strategy (`[context.strategies.settings.NAME]`). */
 export interface StrategySettings {
   readonly timeoutSeconds: number;
+  /** Most fragments a run may return; see fragmentLimit for a default one. */
   readonly maxFragments: number;
+  /** No `max_fragments` was set: the limit grows with the request's budget (fragmentLimit). */
+  readonly maxFragmentsScaled: boolean;
   /** Runs of the strategy allowed at once, across concurrent requests. */
   readonly maxWorkers: number;
   readonly circuitBreakerThreshold: number;
@@ -15,12 +18,28 @@ export interface StrategySettings {
 export const DEFAULT_STRATEGY_SETTINGS: StrategySettings = {
   timeoutSeconds: 30,
   maxFragments: 100,
+  maxFragmentsScaled: true,
   maxWorkers: 4,
   circuitBreakerThreshold: 3,
   circuitBreakerCooldownSeconds: 30,
   maxBudgetShare: 1,
   enabled: true,
 };
+
+/**
+ * Tokens of budget per fragment a strategy may return when `max_fragments` is
+ * not set: a hundred fragments fill a 4,000-token answer several times over
+ * but can leave a 32,000-token one part empty while more of the code goes
+ * unread. Those past the hundred are spare (ContextFragment.spare): they only
+ * fill what the first ones leave, so a small budget's answer is unchanged.
+ */
+export const TOKENS_PER_FRAGMENT = 40;
+
+/** The most fragments a run of a strategy with these settings may return for a budget. */
+export function fragmentLimit(settings: StrategySettings, budget: number): number {
+  if (!settings.maxFragmentsScaled) return settings.maxFragments;
+  return Math.max(settings.maxFragments, Math.floor(budget / TOKENS_PER_FRAGMENT));
+}
 
 /**
  * What runs when nothing is configured (the seed's list): semantic search is

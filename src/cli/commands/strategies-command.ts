@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { UsageError } from "../../core/errors.js";
 import type { StrategyCapabilities } from "../../core/strategy.js";
+import { TOKENS_PER_FRAGMENT } from "../../strategies/strategy-settings.js";
 import { jsonText } from "../../text/visible-text.js";
 import { writeOut } from "../output.js";
 import { dbFlag, dbOption, withEngine } from "../with-engine.js";
@@ -104,7 +105,7 @@ export function registerStrategiesCommand(
             "",
             `backends: ${backendsOf(capabilities)} · resource types: ${capabilities.resourceTypes.join(", ")} · quality ${capabilities.qualityScore}`,
             `supports: depth/breadth ${capabilities.supportsDepthBreadth}, plan hierarchy ${capabilities.supportsPlanHierarchy}, temporal ${capabilities.supportsTemporal}`,
-            `settings: timeout ${settings.timeoutSeconds} s, max fragments ${settings.maxFragments}, max workers ${settings.maxWorkers}, breaker after ${settings.circuitBreakerThreshold} failures (cool-down ${settings.circuitBreakerCooldownSeconds} s), max budget share ${settings.maxBudgetShare}, enabled ${settings.enabled}`,
+            `settings: timeout ${settings.timeoutSeconds} s, max fragments ${settings.maxFragments}${settings.maxFragmentsScaled ? ` (or one per ${TOKENS_PER_FRAGMENT} tokens of budget)` : ""}, max workers ${settings.maxWorkers}, breaker after ${settings.circuitBreakerThreshold} failures (cool-down ${settings.circuitBreakerCooldownSeconds} s), max budget share ${settings.maxBudgetShare}, enabled ${settings.enabled}`,
             `breaker: ${engine.pipeline.breakers.state(name)}`,
           ];
           writeOut(`${lines.join("\n")}\n`);

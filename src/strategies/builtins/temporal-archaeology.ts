@@ -13,10 +13,13 @@ import type { TextBackend, TextHit } from "../../core/text-backend.js";
 import type { TokenCounter } from "../../core/token-counter.js";
 import { maskSecrets } from "../../secrets/mask-secrets.js";
 import { queryTerms } from "../../text/code-tokenizer.js";
+import { asksForHistory } from "../../text/history-question.js";
 
 /** Words of a question about how code came to be: why, when, who, a regression, a version. */
 const HISTORY_QUESTION =
   /\b(why|when|who|since|regress\w*|used to|chang(e|ed|es)|introduc\w*|broke|broken|history|commits?|revert\w*|versions?|v\d+(\.\d+)+)\b/i;
+/** Added to the project's strategies for a task that asks for history (see asksForHistory). */
+export const HISTORY_STRATEGY = "temporal-archaeology";
 /** Keyword hits whose lines are blamed. */
 const BLAMED_HITS = 6;
 /** Commits shown: more for a question about history, a few otherwise. */
@@ -46,7 +49,7 @@ interface CommitEvidence {
  * adds a little history to the best hits.
  */
 export class TemporalArchaeologyStrategy implements ContextStrategy {
-  readonly name = "temporal-archaeology";
+  readonly name = HISTORY_STRATEGY;
   readonly capabilities: StrategyCapabilities = {
     ...DEFAULT_CAPABILITIES,
     usesText: true,
@@ -61,7 +64,7 @@ export class TemporalArchaeologyStrategy implements ContextStrategy {
   canHandle(request: ContextRequest, backends: Backends): number {
     if (!backends.temporal || !backends.text) return 0;
     if (queryTerms(request.task).length === 0) return 0;
-    return HISTORY_QUESTION.test(request.task) ? 0.9 : 0.2;
+    return HISTORY_QUESTION.test(request.task) || asksForHistory(request.task) ? 0.9 : 0.2;
   }
 
   async assemble(
@@ -82,7 +85,7 @@ export class TemporalArchaeologyStrategy implements ContextStrategy {
     signal?.throwIfAborted();
     const top = hits[0]?.score ?? 0;
     if (top <= 0) return [];
-    const question = HISTORY_QUESTION.test(request.task);
+    const question = HISTORY_QUESTION.test(request.task) || asksForHistory(request.task);
     const commits = await this.commitFragments(
       hits,
       top,

@@ -1,0 +1,123 @@
+import { describe, expect, it } from "vitest";
+import { asksForHistory } from "../../src/text/history-question.js";
+import { Repo } from "../helpers/git-history.js";
+import { indexedEngine } from "../helpers/indexed-engine.js";
+import { writeFiles } from "../helpers/temp-dir.js";
+
+const NAMES = [
+  "parseInvoice",
+  "renderReceipt",
+  "computeShipping",
+  "applyVoucher",
+  "refundOrder",
+  "reserveStock",
+  "notifyCourier",
+  "mergeBaskets",
+  "roundCurrency",
+  "scheduleDelivery",
+  "validateAddress",
+  "printLabel",
+  "splitPayment",
+  "expireSession",
+  "throttleLogin",
+];
+const FILES = ["src/billing.ts", "src/orders.ts", "src/shipping.ts"];
+const fileOf = (index: number) => FILES[index % FILES.length] as string;
+
+/**
+ * A project of fifteen functions in three files and 520 commits, each tuning
+ * one function's constant (and often a neighbour's): the commit that last
+ * changed a function is one among hundreds that changed its file.
+ */
+function busyProject(): { repo: Repo; lastChange: string[] } {
+  const repo = new Repo();
+  const factors = NAMES.map(() => 1);
+  const source = (file: string) =>
+    NAMES.flatMap((name, i) =>
+      fileOf(i) === file
+        ? [
+            `export function ${name}(amount: number): number {`,
+            `  const factor = ${factors[i]};`,
+            `  return Math.round(amount * factor * 100) / 100;`,
+            "}",
+            "",
+          ]
+        : [],
+    ).join("\n");
+  const changedBy: number[] = NAMES.map(() => 0);
+  let seed = 11;
+  const pick = (n: number) => {
+    seed = (seed * 48_271) % 2_147_483_647;
+    return seed % n;
+  };
+  const commits = Array.from({ length: 520 }, (_, c) => {
+    const touched = c < NAMES.length ? [c] : [pick(NAMES.length), pick(NAMES.length)];
+    for (const i of touched) {
+      factors[i] = c + 2;
+      changedBy[i] = c;
+    }
+    const names = touched.map((i) => NAMES[i]).join(" and ");
+    return {
+      message: `tune ${names} for the ${["spring", "summer", "autumn", "winter"][c % 4]} rates`,
+      files: Object.fromEntries(
+        [...new Set(touched.map(fileOf))].map((file) => [file, source(file)]),
+      ),
+    };
+  });
+  repo.importCommits(commits);
+  const shas = repo.git("log", "--reverse", "--format=%H").trim().split("\n");
+  return { repo, lastChange: changedBy.map((c) => shas[c] as string) };
+}
+
+describe("history where a task asks for it", () => {
+  it("tells a question about how code came to be from a commit message", () => {
+    for (const task of [
+      "why was parseInvoice in src/billing.ts changed",
+      "Why did we remove the retry cap?",
+      "When was the session timeout added?",
+      "who changed roundCurrency",
+      "what changed in the router since 2.0",
+      "which commit broke the label printer",
+      "git blame of printLabel",
+    ])
+      expect([task, asksForHistory(task)]).toEqual([task, true]);
+    for (const task of [
+      "Fix crash when the body was empty",
+      "change the default timeout to 30 seconds",
+      "Add AttemptNumber to HedgingPredicateArguments",
+      "why does the parser reject empty input",
+      "bump version to 2.1",
+    ])
+      expect([task, asksForHistory(task)]).toEqual([task, false]);
+  });
+
+  it("answers why NAME was changed with the commit that last changed it, no strategy named", async () => {
+    const { repo, lastChange } = busyProject();
+    const engine = await indexedEngine(repo.root);
+    let found = 0;
+    for (const [i, name] of NAMES.entries()) {
+      const answer = await engine.query({
+        task: `why was ${name} in ${fileOf(i)} changed`,
+        budget: 4000,
+      });
+      const shas = answer.fragments.flatMap((f) =>
+        f.source.kind === "commit" ? [f.source.sha] : [],
+      );
+      if (shas.includes(lastChange[i] as string)) found++;
+    }
+    expect(found / NAMES.length).toBeGreaterThanOrEqual(0.8);
+    // A task that does not ask for history gets none.
+    const plain = await engine.query({
+      task: "tune parseInvoice for the winter rates",
+      budget: 4000,
+    });
+    expect(plain.fragments.filter((f) => f.source.kind === "commit")).toEqual([]);
+    // Turned off in the settings, it stays off.
+    writeFiles(repo.root, {
+      "ctx.toml": "[context.strategies.settings.temporal-archaeology]\nenabled = false\n",
+    });
+    const off = await indexedEngine(repo.root);
+    const asked = await off.query({ task: "why was parseInvoice changed", budget: 4000 });
+    expect(asked.fragments.filter((f) => f.source.kind === "commit")).toEqual([]);
+  }, 120_000);
+});
