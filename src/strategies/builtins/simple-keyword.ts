@@ -47,39 +47,33 @@ export class SimpleKeywordStrategy implements ContextStrategy {
     const text = backends.text;
     if (!text) return [];
     const first = request.maxFragments ?? DEFAULT_MAX_FRAGMENTS;
-    const terms = queryTerms(request.task);
-    const stems = taskStems(request.task);
-    const hits = await text.searchText({
-      terms,
-      limit: first,
-      ...(request.paths ? { pathPrefixes: request.paths } : {}),
-    });
-    signal?.throwIfAborted();
-    const signals = keywordSignals(hits, stems);
-    const scored = hits.map((hit, rank) => ({
-      chunk: hit.chunk,
-      score: hit.score,
-      signals: signals[rank],
-    }));
-    // Candidates past this strategy's share are spares for budget others leave unused.
-    const fragments = fragmentsWithin(scored, budget.total, this.name, this.counter);
     const spare = request.spareFragments ?? 0;
-    if (spare === 0 || hits.length < first) return fragments;
-    // The hits past the first, for a budget they leave unfilled: searched again so that
-    // the first ones' signals stay what they are at any budget.
-    const more = await text.searchText({
-      terms,
+    const stems = taskStems(request.task);
+    const found = await text.searchText({
+      terms: queryTerms(request.task),
       limit: first + spare,
       ...(request.paths ? { pathPrefixes: request.paths } : {}),
     });
     signal?.throwIfAborted();
-    const moreSignals = keywordSignals(more, stems);
+    // The first hits' signals are read off the first hits alone, as at any budget.
+    const hits = found.slice(0, first);
+    const signals = keywordSignals(hits, stems);
+    // Candidates past this strategy's share are spares for budget others leave unused.
+    const fragments = fragmentsWithin(
+      hits.map((hit, rank) => ({ chunk: hit.chunk, score: hit.score, signals: signals[rank] })),
+      budget.total,
+      this.name,
+      this.counter,
+    );
+    if (found.length <= first) return fragments;
+    // The hits past them fill what they leave of a large budget (ContextFragment.spare).
+    const allSignals = keywordSignals(found, stems);
     const used = fragments.reduce((sum, fragment) => sum + fragment.tokens, 0);
     const spares = fragmentsWithin(
-      more.slice(first).map((hit, at) => ({
+      found.slice(first).map((hit, at) => ({
         chunk: hit.chunk,
         score: hit.score,
-        signals: moreSignals[first + at],
+        signals: allSignals[first + at],
       })),
       budget.total - used,
       this.name,
