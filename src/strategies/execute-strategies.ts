@@ -102,13 +102,11 @@ async function runOne(
   if (notAnArray) errors.push("returned something other than an array of fragments");
   if (malformed > 0) errors.push(`returned ${malformed} malformed fragment(s); they were dropped`);
   const totalFragments = fragments.length;
-  const kept = capFragments(
-    fragments,
+  const cap =
     options.request.maxFragments === undefined
       ? limit
-      : Math.min(options.request.maxFragments, settings.maxFragments),
-    options.request.budget,
-  );
+      : Math.min(options.request.maxFragments, settings.maxFragments);
+  const kept = capFragments(fragments, cap, options.request.budget);
   if (kept.overBudget) {
     errors.push(
       `returned ${kept.overBudget} fragment(s) past the request's budget of ${options.request.budget} tokens; they were dropped`,
@@ -130,7 +128,7 @@ async function runOne(
     stats: {
       malformed,
       allocated,
-      maxFragments: limit,
+      maxFragments: cap,
       failed: threw || notAnArray || (malformed > 0 && totalFragments === 0) ? 1 : 0,
     },
   };
