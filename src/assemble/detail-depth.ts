@@ -7,7 +7,8 @@ import type { ChunkKind } from "../core/types.js";
 const DEFINITION_KINDS: ReadonlySet<ChunkKind> = new Set(
   SYMBOL_KINDS.filter((kind): kind is Exclude<typeof kind, "constant"> => kind !== "constant"),
 );
-const COMMENT_LINE = /^\s*(\/\/|\/\*|\*|#(?!include|define|\[)|--|;|"""|''')/;
+/** A comment line (`#include`, `#define` and `#[attr]` are code). */
+export const COMMENT_LINE = /^\s*(\/\/|\/\*|\*|#(?!include|define|\[)|--|;|"""|''')/;
 const SIGNATURE_END = /[{:]\s*(\/\/.*|#.*)?$|=>\s*$|\)\s*(->\s*[^{]*)?$|=\s*$/;
 const MAX_SIGNATURE_LINES = 6;
 const HEAD_LINES = 6;
