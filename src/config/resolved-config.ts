@@ -9,7 +9,6 @@ import { type HistorySettings, resolveHistorySettings } from "../history/history
 import { type ChunkLimits, DEFAULT_CHUNK_LIMITS } from "../ingest/chunk/chunk-limits.js";
 import { DEFAULT_LIMITS, type HydrationLimits } from "../ingest/hydrate/discover-files.js";
 import { type RerankSettings, resolveRerankSettings } from "../rerank/rerank-settings.js";
-import { type ArceSettings, resolveArceSettings } from "../strategies/builtins/arce-settings.js";
 import {
   type NavigatorSettings,
   resolveNavigatorSettings,
@@ -57,7 +56,8 @@ export interface ResolvedConfig {
   readonly strategies: StrategyConfig;
   readonly contextualize: ContextualizeSettings;
   readonly embeddings: EmbeddingSettings;
-  readonly arce: ArceSettings;
+  /** Config files with an `[arce]` section, which no longer has an effect (`arce` is the default pipeline). */
+  readonly obsoleteArce: readonly string[];
   readonly navigator: NavigatorSettings;
   readonly rerank: RerankSettings;
   /** Config files that were read, lowest priority first. */
@@ -143,7 +143,7 @@ export function resolveConfig(
     strategies: resolveStrategyConfig(files),
     contextualize: resolveContextualizeSettings(files),
     embeddings: resolveEmbeddingSettings(files),
-    arce: resolveArceSettings(files),
+    obsoleteArce: files.filter((file) => file.config.arce !== undefined).map((file) => file.path),
     navigator: resolveNavigatorSettings(files),
     rerank: resolveRerankSettings(files),
     sources: files.map((file) => file.path),

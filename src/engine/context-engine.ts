@@ -1,5 +1,6 @@
 import { basename, resolve } from "node:path";
 import { loadConfig } from "../config/load-config.js";
+import { warnObsolete } from "../config/obsolete-warning.js";
 import type { ResolvedConfig } from "../config/resolved-config.js";
 import { warnUntrusted } from "../config/untrusted-warning.js";
 import { type GeneratorChoice, resolveGenerator } from "../contextualize/resolve-generator.js";
@@ -106,13 +107,14 @@ export class ContextEngine {
     const root = findProjectRoot(resolve(cwd, options.start ?? "."));
     const config = await loadConfig(root, options.env);
     warnUntrusted(config, options.warn);
+    warnObsolete(config, options.warn);
     if (config.hydration.includeSecrets) warnSecretsServed();
     const counter = createTokenCounter(config.tokens.counter);
     const queryCounter = rememberingCounter(counter);
     const registry = await buildRegistry(
       config.strategies,
       { counter: queryCounter, projectRoot: root },
-      { arce: config.arce, navigator: config.navigator },
+      { navigator: config.navigator },
       options.strategies,
     );
     const env = options.env ?? process.env;

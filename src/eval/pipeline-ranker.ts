@@ -12,7 +12,7 @@ import { buildRegistry } from "../strategies/build-registry.js";
 import { StrategyPipeline } from "../strategies/strategy-pipeline.js";
 
 export interface RankerOptions {
-  readonly config: Pick<ResolvedConfig, "strategies" | "arce" | "navigator" | "graph">;
+  readonly config: Pick<ResolvedConfig, "strategies" | "navigator" | "graph">;
   readonly strategies: readonly string[];
   readonly counter: TokenCounter;
   readonly projectRoot: string;
@@ -33,7 +33,7 @@ export async function pipelineRanker(
   const registry = await buildRegistry(
     config.strategies,
     { counter, projectRoot: options.projectRoot },
-    { arce: config.arce, navigator: config.navigator },
+    { navigator: config.navigator },
   );
   registry.assertEnabled(strategies, "--strategy");
   const pipeline = new StrategyPipeline({

@@ -1,5 +1,6 @@
 import type { ContextFragment } from "../core/fragment.js";
 import type { RankingModel } from "../core/rank-signals.js";
+import type { Reranker } from "../core/reranker.js";
 import type { ContextStrategyResult } from "../core/strategy.js";
 import type { TextBackend } from "../core/text-backend.js";
 import type { TokenCounter } from "../core/token-counter.js";
@@ -8,6 +9,7 @@ import { mergedSignals, rankedByModel } from "./learned-ranking.js";
 import { DEFAULT_PATH_PRIORS, type PathPriors, pathRulesFor } from "./path-priors.js";
 import { taskFacts } from "./rank-features.js";
 import { activeRankingModel } from "./ranking-model.js";
+import { rerankedTop } from "./rerank-top.js";
 
 /** What the ranking stage ranks: every strategy's output for one task. */
 export interface RankingInput {
@@ -22,6 +24,9 @@ export interface RankingInput {
   /** Default: the shipped model, or the one `CTX_RANKING_MODEL` names. */
   readonly model?: RankingModel;
   readonly priors?: PathPriors;
+  /** Re-scores the best candidates when one is configured (`[rerank]`). */
+  readonly reranker?: Reranker;
+  readonly signal?: AbortSignal;
 }
 
 export interface RankedCandidates {
@@ -35,7 +40,8 @@ export interface RankedCandidates {
  * The ranking stage, the one place a candidate's rank is decided: the copies
  * of a fragment that several strategies returned become one (its signals at
  * their strongest, every copy's reasons), `finalScorer`'s function scores each, copies of
- * the same content keep the best-scored, and after sorting the best file's
+ * the same content keep the best-scored, the reranker (when configured) reorders
+ * the top, and after sorting the best file's
  * head is placed among the first (`withBestFileHead`). Packing into the budget
  * is the caller's next step (the hot tier goes first there).
  */
@@ -55,7 +61,12 @@ export async function rankCandidates(input: RankingInput): Promise<RankedCandida
     }
   }
   const candidates = await withBestFileHead(
-    [...byContent.values()].sort(byScore),
+    await rerankedTop(
+      input.task,
+      [...byContent.values()].sort(byScore),
+      input.reranker,
+      input.signal,
+    ),
     input.text,
     input.counter,
     input.budget,

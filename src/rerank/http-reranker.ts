@@ -14,6 +14,8 @@ export interface HttpRerankerOptions {
   readonly apiKey: string | null;
   readonly timeoutMs: number;
   readonly retry: RetryPolicy;
+  /** Candidates re-scored per request (default 30). */
+  readonly topN?: number;
 }
 
 /** Where each provider's rerank endpoint lives when no base URL is given. */
@@ -30,9 +32,11 @@ export const DEFAULT_RERANK_URLS: Readonly<Partial<Record<RerankProvider, string
  */
 export class HttpReranker implements Reranker {
   readonly id: string;
+  readonly topN: number;
 
   constructor(private readonly options: HttpRerankerOptions) {
     this.id = `${options.provider}:${options.model}`;
+    this.topN = options.topN ?? 30;
   }
 
   async rerank(

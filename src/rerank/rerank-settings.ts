@@ -10,6 +10,8 @@ export interface RerankSettings {
   readonly model: string | null;
   readonly apiKeyEnv: string | null;
   readonly timeoutMs: number;
+  /** Candidates of the ranking's top re-scored per request. */
+  readonly topN: number;
 }
 
 export function resolveRerankSettings(
@@ -23,6 +25,7 @@ export function resolveRerankSettings(
     model: merged.model ?? null,
     apiKeyEnv: merged.api_key_env ?? null,
     timeoutMs: (merged.request_timeout_seconds ?? 30) * 1000,
+    topN: merged.top_n ?? 30,
   };
 }
 
@@ -50,6 +53,7 @@ export function createReranker(settings: RerankSettings, env: NodeJS.ProcessEnv)
     model: settings.model ?? DEFAULT_MODELS[provider],
     apiKey: env[keyVariable] || null,
     timeoutMs: settings.timeoutMs,
+    topN: settings.topN,
     retry: { maxRetries: 2, baseMs: 500, maxMs: 5000 },
   });
 }

@@ -1,5 +1,6 @@
 import { CtxError } from "../core/errors.js";
 import type { ContextStrategy } from "../core/strategy.js";
+import { FUSED_PIPELINE } from "./fused-pipeline.js";
 
 /** A strategy cannot be registered or an enabled one is missing. */
 export class StrategyRegistryError extends CtxError {
@@ -26,6 +27,11 @@ export class StrategyRegistry {
   register(strategy: ContextStrategy, origin = "api"): void {
     assertStrategyShape(strategy, origin);
     const { name, capabilities } = strategy;
+    if (name === FUSED_PIPELINE) {
+      throw new StrategyRegistryError(
+        `strategy "${name}" (${origin}): the name is the default pipeline's (every built-in signal in one ranking); give it another name`,
+      );
+    }
     const existing = this.entries.get(name);
     if (existing) {
       throw new StrategyRegistryError(
@@ -62,9 +68,9 @@ export class StrategyRegistry {
 
   /** Throws, naming where the list came from, when an enabled strategy is not registered. */
   assertEnabled(enabled: readonly string[], source: string): void {
-    const missing = enabled.filter((name) => !this.entries.has(name));
+    const missing = enabled.filter((name) => name !== FUSED_PIPELINE && !this.entries.has(name));
     if (missing.length === 0) return;
-    const known = [...this.entries.keys()].sort().join(", ");
+    const known = [...this.entries.keys(), FUSED_PIPELINE].sort().join(", ");
     throw new StrategyRegistryError(
       `${source}: enabled strategy ${missing.map((name) => `"${name}"`).join(", ")} is not registered; registered: ${known} (add custom ones under [context.strategies.custom])`,
     );

@@ -104,6 +104,8 @@ export async function runStrategies(
     weights,
     text: options.backends.text,
     counter: options.counter,
+    ...(options.backends.reranker ? { reranker: options.backends.reranker } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
   });
   const runs = describeRuns(selected, skipped, results, allocation, options);
   return { candidates, allocation, results, runs, duplicates };

@@ -9,7 +9,6 @@ import type { StrategyRegistry } from "./registry.js";
 
 /** The order in which a strategy is picked when none of the enabled ones can run. */
 export const FALLBACK_CHAIN: readonly string[] = [
-  "arce",
   "breadth-depth-navigator",
   "semantic-embedding",
   "simple-keyword",

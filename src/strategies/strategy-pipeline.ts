@@ -1,5 +1,6 @@
 import type { Backends, ContextRequest, PlanContext } from "../core/strategy.js";
 import type { TokenCounter } from "../core/token-counter.js";
+import { expandPipelineNames } from "./fused-pipeline.js";
 import type { StrategyRegistry } from "./registry.js";
 import type { BreakerBoard, PipelineOutput } from "./run-strategies.js";
 import { runStrategies } from "./run-strategies.js";
@@ -38,7 +39,7 @@ export class StrategyPipeline {
   ): Promise<PipelineOutput> {
     return runStrategies(request, {
       registry: this.options.registry,
-      enabled,
+      enabled: expandPipelineNames(enabled),
       settingsFor: this.options.settingsFor,
       backends,
       counter: this.options.counter,

@@ -159,7 +159,7 @@ describe("vectors in the index", () => {
 });
 
 describe("arce", () => {
-  it("fuses keyword and semantic candidates, and reranks the top when a reranker is configured", async () => {
+  it("is the default pipeline, whose top the configured reranker reorders (an outage costs only that)", async () => {
     const root = tempDir();
     const reranker = await LlmServer.start();
     const rerank = `[rerank]\nprovider = "openai-compatible"\nbase_url = "${reranker.url}/v1"\napi_key_env = "OPENAI_API_KEY"\n`;
@@ -168,41 +168,49 @@ describe("arce", () => {
     const engine = await open(root);
     try {
       await engine.index([root]);
-      const result = await engine.query({
-        task: "extend login session",
-        budget: 2000,
-        strategies: ["arce"],
-      });
-      expect(result.provenance[0]).toMatchObject({ name: "arce", status: "ran", errors: [] });
-      expect(result.fragments[0]?.source).toMatchObject({ path: "auth/session.py" });
-      expect(reranker.requests.some((request) => request.path === "/v1/rerank")).toBe(true);
-      // With no strategy list, the default three run, semantic search too once vectors exist.
-      const byDefault = await engine.query({ task: "extend login session", budget: 2000 });
-      expect(byDefault.provenance.map((run) => `${run.name} ${run.status}`)).toEqual([
+      const task = "extend login session";
+      const result = await engine.query({ task, budget: 2000, strategies: ["arce"] });
+      expect(result.provenance.map((run) => `${run.name} ${run.status}`)).toEqual([
         "simple-keyword ran",
         "semantic-embedding ran",
         "breadth-depth-navigator ran",
       ]);
+      expect(result.fragments[0]?.source).toMatchObject({ path: "auth/session.py" });
+      expect(reranker.requests.some((request) => request.path === "/v1/rerank")).toBe(true);
+      const reasons = result.fragments.flatMap((fragment) => fragment.ranking ?? []);
+      expect(reasons).toContain("reranker (openai-compatible:): 1 of 3");
+      // With no strategy list, the same three run and give the same answer.
+      const byDefault = await engine.query({ task, budget: 2000 });
+      expect(byDefault.provenance.map((run) => run.name)).toEqual(
+        result.provenance.map((run) => run.name),
+      );
+      expect(byDefault.fragments.map((fragment) => fragment.id)).toEqual(
+        result.fragments.map((fragment) => fragment.id),
+      );
 
-      // A reranker outage costs nothing but the reranking.
       reranker.outage = "server-error";
-      const degraded = await engine.query({
-        task: "extend login session",
-        budget: 2000,
-        strategies: ["arce"],
-      });
-      expect(degraded.provenance[0]?.errors).toEqual([]);
+      const degraded = await engine.query({ task, budget: 2000, strategies: ["arce"] });
+      expect(degraded.provenance.every((run) => run.errors.length === 0)).toBe(true);
       expect(degraded.fragments[0]?.source).toMatchObject({ path: "auth/session.py" });
+      expect(degraded.fragments.flatMap((fragment) => fragment.ranking ?? [])).not.toContain(
+        "reranker (openai-compatible:): 1 of 3",
+      );
     } finally {
       await reranker.close();
       await engine.close();
     }
   });
 
-  it("falls back along the chain (to the graph navigator) when there are no vectors", async () => {
+  it("runs what can run without vectors, and an old [arce] section loads with one warning", async () => {
     const root = tempDir();
-    writeFiles(root, FILES);
-    const engine = await open(root);
+    writeFiles(root, { ...FILES, "ctx.toml": '[arce]\nfusion = "rrf"\n' });
+    const warnings: string[] = [];
+    const engine = await ContextEngine.open({
+      start: root,
+      cwd: root,
+      env: { XDG_CONFIG_HOME: home },
+      warn: (line) => warnings.push(line),
+    });
     try {
       await engine.index([root]);
       const result = await engine.query({
@@ -211,8 +219,13 @@ describe("arce", () => {
         strategies: ["arce"],
       });
       expect(result.provenance.map((run) => [run.name, run.status])).toEqual([
-        ["arce", "no-backend"],
+        ["simple-keyword", "ran"],
+        ["semantic-embedding", "no-backend"],
         ["breadth-depth-navigator", "ran"],
+      ]);
+      expect(result.fragments[0]?.source).toMatchObject({ path: "billing/invoice.py" });
+      expect(warnings.filter((line) => line.includes("[arce]"))).toEqual([
+        `ctx: [arce] in ${join(root, "ctx.toml")} has no effect: arce is now the default pipeline (keyword, vectors and the code graph in one ranking, the [rerank] reranker on its top); remove the section\n`,
       ]);
     } finally {
       await engine.close();

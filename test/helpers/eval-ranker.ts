@@ -1,7 +1,6 @@
 import { resolveStrategyConfig } from "../../src/config/strategy-config.js";
 import { pipelineRanker } from "../../src/eval/pipeline-ranker.js";
 import type { EvalOptions } from "../../src/eval/run-eval.js";
-import { resolveArceSettings } from "../../src/strategies/builtins/arce-settings.js";
 import { DEFAULT_NAVIGATOR_SETTINGS } from "../../src/strategies/builtins/navigator-settings.js";
 import { o200kCounter } from "../../src/tokens/o200k-counter.js";
 
@@ -13,7 +12,6 @@ export function defaultRanker(
   return pipelineRanker({
     config: {
       strategies: resolveStrategyConfig([]),
-      arce: resolveArceSettings([]),
       navigator: DEFAULT_NAVIGATOR_SETTINGS,
       graph: true,
     },

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { resolveStrategyConfig } from "../../src/config/strategy-config.js";
 import { buildRegistry } from "../../src/strategies/build-registry.js";
-import { resolveArceSettings } from "../../src/strategies/builtins/arce-settings.js";
 import { DEFAULT_NAVIGATOR_SETTINGS } from "../../src/strategies/builtins/navigator-settings.js";
 import { StrategyRegistry, StrategyRegistryError } from "../../src/strategies/registry.js";
 import { o200kCounter } from "../../src/tokens/o200k-counter.js";
@@ -9,7 +8,7 @@ import { tempDir, writeFiles } from "../helpers/temp-dir.js";
 import { testStrategy } from "../helpers/test-strategies.js";
 
 const context = { counter: o200kCounter, projectRoot: "/tmp" };
-const builtIns = { arce: resolveArceSettings([]), navigator: DEFAULT_NAVIGATOR_SETTINGS };
+const builtIns = { navigator: DEFAULT_NAVIGATOR_SETTINGS };
 
 describe("StrategyRegistry", () => {
   it("refuses a strategy with no backend capability", () => {
@@ -89,7 +88,6 @@ ${extra}`;
     );
     expect(registry.get("my-strategy")?.canHandle({ task: "x", budget: 10 }, {})).toBe(0.7);
     expect(registry.list().map((entry) => [entry.strategy.name, entry.origin])).toEqual([
-      ["arce", "built-in"],
       ["breadth-depth-navigator", "built-in"],
       ["my-strategy", `${root}/ctx.toml`],
       ["plan-decision-context", "built-in"],

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { loadConfig } from "../../config/load-config.js";
+import { warnObsolete } from "../../config/obsolete-warning.js";
 import { warnUntrusted } from "../../config/untrusted-warning.js";
 import { createGenerator } from "../../contextualize/create-generator.js";
 import { resolveGenerator } from "../../contextualize/resolve-generator.js";
@@ -35,6 +36,7 @@ export async function runEvalCommand(dir: string, flags: EvalFlags): Promise<num
   const root = findProjectRoot(process.cwd());
   const config = await loadConfig(root);
   warnUntrusted(config);
+  warnObsolete(config);
   const counter = createTokenCounter(config.tokens.counter);
   const strategies = flags.strategy ?? config.strategies.enabled;
   const embedder = flags.embedder

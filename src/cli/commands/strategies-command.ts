@@ -1,10 +1,18 @@
 import type { Command } from "commander";
 import { UsageError } from "../../core/errors.js";
 import type { StrategyCapabilities } from "../../core/strategy.js";
+import {
+  expandPipelineNames,
+  FUSED_PIPELINE,
+  FUSED_PIPELINE_STRATEGIES,
+} from "../../strategies/fused-pipeline.js";
 import { TOKENS_PER_FRAGMENT } from "../../strategies/strategy-settings.js";
 import { jsonText } from "../../text/visible-text.js";
 import { writeOut } from "../output.js";
 import { dbFlag, dbOption, withEngine } from "../with-engine.js";
+
+/** What `arce` stands for, in one line. */
+const FUSED_PIPELINE_LINE = `${FUSED_PIPELINE} = ${FUSED_PIPELINE_STRATEGIES.join(" + ")} in one ranking, the [rerank] reranker re-scoring its top when configured (the default pipeline)`;
 
 function backendsOf(capabilities: StrategyCapabilities): string {
   const names = [
@@ -37,7 +45,9 @@ export function registerStrategiesCommand(
             ...dbOption(flags),
           },
           async (engine) => {
-            const { enabled, source } = await engine.enabledStrategies();
+            const configured = await engine.enabledStrategies();
+            const { source } = configured;
+            const enabled = expandPipelineNames(configured.enabled);
             const rows = engine.registry.list().map(({ strategy, origin }) => {
               const settings = engine.config.strategies.settingsFor(strategy.name);
               return {
@@ -50,7 +60,8 @@ export function registerStrategiesCommand(
               };
             });
             if (flags.json) {
-              writeOut(`${jsonText({ enabledFrom: source, strategies: rows })}\n`);
+              const pipelines = [{ name: FUSED_PIPELINE, strategies: FUSED_PIPELINE_STRATEGIES }];
+              writeOut(`${jsonText({ enabledFrom: source, strategies: rows, pipelines })}\n`);
               return 0;
             }
             const header = ["NAME", "QUALITY", "BACKENDS", "ENABLED", "BREAKER", "FROM"];
@@ -76,7 +87,7 @@ export function registerStrategiesCommand(
                   .trimEnd()}\n`,
               );
             }
-            writeOut(`(enabled list from: ${source})\n`);
+            writeOut(`(enabled list from: ${source})\n${FUSED_PIPELINE_LINE}\n`);
             return 0;
           },
         );
@@ -91,10 +102,16 @@ export function registerStrategiesCommand(
       run(async () => {
         return withEngine({ ifMissing: "in-memory" }, async (engine) => {
           const strategy = engine.registry.get(name);
+          if (!strategy && name === FUSED_PIPELINE) {
+            writeOut(`${FUSED_PIPELINE_LINE}\n`);
+            return 0;
+          }
           if (!strategy) {
-            const known = engine.registry
-              .list()
-              .map((entry) => entry.strategy.name)
+            const known = [
+              ...engine.registry.list().map((entry) => entry.strategy.name),
+              FUSED_PIPELINE,
+            ]
+              .sort()
               .join(", ");
             throw new UsageError(`unknown strategy "${name}"; registered: ${known}`);
           }

@@ -5,7 +5,11 @@
  */
 import { z } from "zod";
 
-/** `[arce]` as one config file sets it: how `arce` fuses keyword and semantic candidates. */
+/**
+ * `[arce]` as configs written for the old fusion strategy set it. `arce` is now
+ * the default pipeline, so these keys have no effect: the section is still
+ * read (a config that has it keeps loading) and a warning says to remove it.
+ */
 export const arceSectionSchema = z.strictObject({
   /** How keyword and semantic rankings are combined: weighted scores (default) or reciprocal-rank fusion. */
   fusion: z.enum(["weighted", "rrf"]).optional(),

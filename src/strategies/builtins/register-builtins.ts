@@ -1,7 +1,5 @@
 import type { StrategyContext } from "../../core/strategy.js";
 import type { StrategyRegistry } from "../registry.js";
-import { ArceStrategy } from "./arce.js";
-import type { ArceSettings } from "./arce-settings.js";
 import { BreadthDepthNavigatorStrategy } from "./breadth-depth-navigator.js";
 import type { NavigatorSettings } from "./navigator-settings.js";
 import { PlanDecisionContextStrategy } from "./plan-decision-context.js";
@@ -11,7 +9,6 @@ import { TemporalArchaeologyStrategy } from "./temporal-archaeology.js";
 
 /** Settings the built-ins take from the config. */
 export interface BuiltInSettings {
-  readonly arce: ArceSettings;
   readonly navigator: NavigatorSettings;
 }
 
@@ -23,7 +20,6 @@ export function registerBuiltIns(
 ): void {
   registry.register(new SimpleKeywordStrategy(context.counter), "built-in");
   registry.register(new SemanticEmbeddingStrategy(context.counter), "built-in");
-  registry.register(new ArceStrategy(context.counter, settings.arce), "built-in");
   registry.register(
     new BreadthDepthNavigatorStrategy(context.counter, settings.navigator),
     "built-in",
