@@ -37,9 +37,17 @@ const DATA = ["code-dev.jsonl.gz", "commit-bench.jsonl.gz"].map((name) => join(H
  * kind and size alone, and the commit benchmark's held-out figures were as good.
  * No task of the data points at a line (a stack frame, `path:line`): `located`
  * is set to outweigh any word match, since a frame of the task's own trace is
- * what the task is about.
+ * what the task is about. No task of the data has a focus either: `focused`
+ * is set so that what lies in the focus and matches the task comes before
+ * other matches of the task (a hit there has 1), while a focused definition
+ * that matches no word of it (0.5) stays below the best of them.
  */
-const FIXED: Partial<Record<RankFeature, number>> = { vector: 1, reached: 0, located: 5 };
+const FIXED: Partial<Record<RankFeature, number>> = {
+  vector: 1,
+  reached: 0,
+  located: 5,
+  focused: 4,
+};
 const TRAINED = RANK_FEATURES.filter((name) => !(name in FIXED));
 
 interface Query extends TrainingQuery {

@@ -26,6 +26,8 @@ export interface RankSignals {
   readonly fileHits?: number;
   /** 1 when it holds a line the task points at (a stack frame, `path:line`). */
   readonly located?: number;
+  /** 1 for a keyword hit in what the request focuses on (`--focus` a file, folder or definition), 0.5 for a focused definition no hit holds. */
+  readonly focused?: number;
   /** 1 when a comment in it opens with a word of the task ("Retries a request"). */
   readonly docLead?: number;
 }
@@ -42,6 +44,7 @@ export const RANK_SIGNALS = [
   "fileKeyword",
   "fileHits",
   "located",
+  "focused",
   "docLead",
 ] as const satisfies readonly (keyof RankSignals)[];
 
@@ -66,6 +69,7 @@ export const RANK_FEATURES = [
   "located",
   "docLead",
   "nameWords",
+  "focused",
 ] as const;
 
 export type RankFeature = (typeof RANK_FEATURES)[number];

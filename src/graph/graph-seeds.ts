@@ -1,4 +1,4 @@
-import type { LoadedGraph } from "../core/graph.js";
+import type { GraphFile, LoadedGraph } from "../core/graph.js";
 import type { TextHit } from "../core/text-backend.js";
 import type { StoredChunk } from "../core/types.js";
 import { indexTerms } from "../text/code-tokenizer.js";
@@ -95,17 +95,65 @@ function allIn(parts: readonly string[], words: ReadonlySet<string>): boolean {
 export function focusSeeds(graph: LoadedGraph, focus: readonly string[]): Map<number, number> {
   const seeds = new Map<number, number>();
   for (const entry of focus) {
-    const path = entry.replace(/^\.\//, "").replace(/\/$/, "");
-    const files = graph.filesAt(path).length > 0 ? graph.filesAt(path) : graph.filesUnder(path);
+    const { files, definitions } = focusedBy(graph, entry);
     const nodes =
       files.length > 0
         ? files.flatMap((file) =>
             file.definitions.length > 0 ? topLevel(graph, file.definitions) : [file.node],
           )
-        : graph.definitionsNamed(entry);
+        : definitions;
     for (const node of nodes) add(seeds, node, FOCUS_WEIGHT / nodes.length);
   }
   return seeds;
+}
+
+/** What the request's focus covers: whole files (file and folder entries) and definitions (symbol entries). */
+export interface FocusArea {
+  readonly files: readonly GraphFile[];
+  readonly definitions: readonly number[];
+}
+
+export function focusArea(graph: LoadedGraph, focus: readonly string[]): FocusArea {
+  const files: GraphFile[] = [];
+  const definitions: number[] = [];
+  for (const entry of focus) {
+    const found = focusedBy(graph, entry);
+    files.push(...found.files);
+    definitions.push(...found.definitions);
+  }
+  return { files, definitions };
+}
+
+/**
+ * One focus entry: the file at that path or the files under that folder; else
+ * the definitions of that name, written plain (`url_for`, `parse()`) or with its
+ * owner as a language writes it (`Session.request`, `Client::send`, `Foo#bar`).
+ */
+function focusedBy(graph: LoadedGraph, entry: string): FocusArea {
+  const path = entry.replace(/^\.\//, "").replace(/\/$/, "");
+  const files = graph.filesAt(path).length > 0 ? graph.filesAt(path) : graph.filesUnder(path);
+  if (files.length > 0) return { files, definitions: [] };
+  const name = entry.replace(/\(\)$/, "");
+  const plain = graph.definitionsNamed(name);
+  if (plain.length > 0) return { files: [], definitions: plain };
+  const qualified = /^(.+?)(?:\.|::|#)([^.:#]+)$/.exec(name);
+  if (!qualified) return { files: [], definitions: [] };
+  const owners = (qualified[1] as string).split(/\.|::|#/);
+  const definitions = graph
+    .definitionsNamed(qualified[2] as string)
+    .filter((node) => ownedBy(graph, node, owners));
+  return { files: [], definitions };
+}
+
+/** The definition's enclosing definitions, innermost first, are named by `owners`' last parts. */
+function ownedBy(graph: LoadedGraph, node: number, owners: readonly string[]): boolean {
+  let parent = graph.nodes[graph.nodes[node]?.parent ?? -1];
+  for (let at = owners.length - 1; at >= 0; at--) {
+    if (!parent || parent.kind === "file") return at < owners.length - 1;
+    if (parent.name !== owners[at] && !parent.name.endsWith(`.${owners[at]}`)) return false;
+    parent = graph.nodes[parent.parent];
+  }
+  return true;
 }
 
 /** Focus entries that name neither a file, a folder nor a definition. */

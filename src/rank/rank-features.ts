@@ -75,6 +75,7 @@ export function rankFeatures(
     located: signals.located ?? 0,
     docLead: signals.docLead ?? 0,
     nameWords: namedByTaskWords(where.symbol, facts.stems) ? 1 : 0,
+    focused: signals.focused ?? 0,
   };
 }
 

@@ -27,5 +27,6 @@ export const TRAINED_RANKING_MODEL: RankingModel = {
     located: 5,
     docLead: 0.4314,
     nameWords: 0.3348,
+    focused: 4,
   },
 };

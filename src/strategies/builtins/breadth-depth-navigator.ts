@@ -18,7 +18,13 @@ import { DEFAULT_CAPABILITIES } from "../../core/strategy.js";
 import type { TextBackend } from "../../core/text-backend.js";
 import type { TokenCounter } from "../../core/token-counter.js";
 import type { StoredChunk } from "../../core/types.js";
-import { focusSeeds, keywordSeeds, mentionSeeds, mergeSeeds } from "../../graph/graph-seeds.js";
+import {
+  focusArea,
+  focusSeeds,
+  keywordSeeds,
+  mentionSeeds,
+  mergeSeeds,
+} from "../../graph/graph-seeds.js";
 import { DEFAULT_WALK, rankAround, rankedWithinPaths } from "../../graph/graph-walk.js";
 import { locateLines, locationSeeds, taskLocations } from "../../graph/location-seeds.js";
 import { coChangeSupport } from "../../history/co-change-support.js";
@@ -31,6 +37,7 @@ import { type FragmentPlace, taskFacts } from "../../rank/rank-features.js";
 import { activeRankingModel } from "../../rank/ranking-model.js";
 import { queryTerms } from "../../text/code-tokenizer.js";
 import { definitionFragment, StoredLines } from "./definition-fragments.js";
+import { focusHits, inFocusTest } from "./focus-hits.js";
 import {
   type Candidate,
   type History,
@@ -135,11 +142,13 @@ export class BreadthDepthNavigatorStrategy implements ContextStrategy {
     const told = messages ? await toldFiles(text, hits, messages, terms, request.paths) : [];
     if (coChanges)
       told.push(...(await partnerFiles(text, [...hits, ...told], coChanges, terms, request.paths)));
+    const area = focusArea(graph, request.focus ?? []);
+    const focused = await focusHits(text, graph, area, terms, [...hits, ...told], request.paths);
     const candidates = navigatorCandidates(
       graph,
-      [...hits, ...told],
+      [...hits, ...told, ...focused],
       ranked,
-      new Set(focus.keys()),
+      { nodes: new Set(focus.keys()), inFocus: inFocusTest(graph, area) },
       located,
       history,
       scoreOf,

@@ -25,12 +25,14 @@ export function navigatorCandidates(
   graph: LoadedGraph,
   hits: readonly TextHit[],
   ranked: readonly RankedNode[],
-  focus: ReadonlySet<number>,
+  seeded: SeededFocus,
   located: readonly LocatedLine[],
   history: History,
   scoreOf: (signals: RankSignals, where: FragmentPlace) => number,
   stems: ReadonlySet<string>,
 ): Candidate[] {
+  const focus = seeded.nodes;
+  const inFocus = seeded.inFocus ?? (() => false);
   const locatedNodes = new Set(located.map(({ node }) => node));
   const holdsLocated = (chunk: StoredChunk) =>
     located.some(
@@ -84,6 +86,7 @@ export function navigatorCandidates(
       coChange: history.partners?.get(key) ?? 0,
       message: history.messages?.get(key)?.support ?? 0,
       ...(holdsLocated(chunk) ? { located: 1 } : {}),
+      ...(inFocus(chunk) ? { focused: 1 } : {}),
     };
     const where: FragmentPlace = {
       path: chunk.path,
@@ -111,15 +114,13 @@ export function navigatorCandidates(
     if (!graphNode) continue;
     const value = support.get(node) ?? 0;
     if (value <= 0 && !focus.has(node)) break;
-    // Focused definitions rank with the best hit.
-    const signals: RankSignals = focus.has(node)
-      ? {
-          keyword: 1,
-          keywordRank: 0,
-          graph: 1,
-          ...(locatedNodes.has(node) ? { located: 1 } : {}),
-        }
-      : { graph: value, reached: 1 };
+    // A line the task points at ranks with the best hit; a focused definition that
+    // matches no word of the task is in the focus, not a match.
+    const signals: RankSignals = locatedNodes.has(node)
+      ? { keyword: 1, keywordRank: 0, graph: 1, located: 1 }
+      : focus.has(node)
+        ? { graph: 1, focused: 0.5 }
+        : { graph: value, reached: 1 };
     const path = graph.files[graphNode.file]?.path ?? "";
     const where: FragmentPlace = {
       path,
@@ -135,6 +136,12 @@ export function navigatorCandidates(
     });
   }
   return candidates.sort((a, b) => b.score - a.score);
+}
+
+/** The walk's focus seeds (the request's focus and the lines the task points at), and what lies in the request's focus. */
+export interface SeededFocus {
+  readonly nodes: ReadonlySet<number>;
+  readonly inFocus: ((chunk: StoredChunk) => boolean) | null;
 }
 
 export type Candidate =
