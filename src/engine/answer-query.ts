@@ -9,9 +9,11 @@ import { HISTORY_STRATEGY } from "../strategies/builtins/temporal-archaeology.js
 import type { StrategyRegistry } from "../strategies/registry.js";
 import type { StrategyPipeline } from "../strategies/strategy-pipeline.js";
 import { asksForHistory } from "../text/history-question.js";
+import { withoutTemplateLines } from "../text/issue-template.js";
 import type { EnabledStrategies, QueryOptions, QueryResult } from "./engine-options.js";
 import type { CachedGraphSource } from "./graph-source.js";
 import { hotTier } from "./hot-files.js";
+import { issueTemplatePhrases } from "./issue-templates.js";
 import { assertBudget, packAnswer } from "./pack-answer.js";
 import type { KeptRequests } from "./request-log.js";
 
@@ -51,7 +53,8 @@ function withAskedFor(
 
 /**
  * One query: the hot tier set aside, the strategy pipeline run on what is left
- * of the budget (with the plan's decisions when a plan is named), the answer
+ * of the budget (with the plan's decisions when a plan is named) for the task
+ * without the lines it copies from the project's issue templates, the answer
  * packed and rendered, and the request kept for `ctx explain`.
  */
 export async function answerQuery(parts: QueryParts, options: QueryOptions): Promise<QueryResult> {
@@ -69,7 +72,7 @@ export async function answerQuery(parts: QueryParts, options: QueryOptions): Pro
   const hot = hotTier(resources, tiers, parts.counter, limit, options.paths, includeSecrets);
   const pipelineOutput = await parts.pipeline.run(
     {
-      task: options.task,
+      task: withoutTemplateLines(options.task, issueTemplatePhrases(resources)),
       budget: limit - hot.need,
       ...(options.paths ? { paths: options.paths } : {}),
       ...(options.focus && options.focus.length > 0 ? { focus: options.focus } : {}),
