@@ -6,13 +6,17 @@
  * file elsewhere, 0 otherwise.
  *
  *   npx tsx bench/ranker/collect-commit-bench.ts /tmp/rows ../shared/commit-bench > rows.jsonl
+ *   npx tsx bench/ranker/collect-commit-bench.ts /tmp/rows ../shared/swe-dev > swe-rows.jsonl
+ *
+ * Every task file of the folder (NAME.jsonl) is read, or the names given after
+ * it; rows are grouped as `<folder>/<NAME>` (`commit-bench/hono`,
+ * `swe-dev/requests`), the unit a leave-one-out fold leaves out. The issues of
+ * swe-dev are scored the same way: the fix's lines and files are the gold.
  */
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { basename, join, resolve } from "node:path";
 import type { RankFeatures } from "../../src/core/rank-signals.js";
 import type { RankingRow } from "./ranking-rows.js";
-
-const REPOSITORIES = ["hono", "click", "core", "poetry"];
 
 interface Commit {
   readonly repo: string;
@@ -30,8 +34,17 @@ interface Answer {
   }[];
 }
 
-const [rowsDir = "/tmp/rows", benchDir = "../shared/commit-bench"] = process.argv.slice(2);
-for (const name of REPOSITORIES) {
+const [rowsDir = "/tmp/rows", benchDir = "../shared/commit-bench", ...named] =
+  process.argv.slice(2);
+const dataSet = basename(resolve(benchDir));
+const repositories =
+  named.length > 0
+    ? named
+    : readdirSync(benchDir)
+        .filter((file) => file.endsWith(".jsonl"))
+        .map((file) => file.slice(0, -".jsonl".length))
+        .sort();
+for (const name of repositories) {
   const lines = readFileSync(join(benchDir, `${name}.jsonl`), "utf8").split("\n");
   for (const line of lines) {
     if (!line.trim()) continue;
@@ -47,7 +60,7 @@ for (const name of REPOSITORIES) {
         ([start, end]) => fragment.startLine <= end && fragment.endLine >= start,
       );
       const row: RankingRow = {
-        group: `commit-bench/${name}`,
+        group: `${dataSet}/${name}`,
         query: `${name}/${commit.sha}`,
         item: `${fragment.path}#L${fragment.startLine}-L${fragment.endLine}`,
         features: fragment.features,

@@ -19,17 +19,19 @@ for await (const line of createInterface({ input: process.stdin })) {
   const fragments = {};
   try {
     for (const budget of budgets) {
-      const kept = keep?.budget === budget;
-      const answer = await engine.query({
-        task,
-        budget,
-        refresh: false,
-        format: "json",
-        explain: kept,
-      });
-      if (kept) {
+      const answer = await engine.query({ task, budget, refresh: false, format: "json" });
+      if (keep?.budget === budget) {
+        // Kept apart: an --explain answer carries its explanation within the budget, so
+        // it holds fewer fragments, and the figures are the plain answer's.
+        const explained = await engine.query({
+          task,
+          budget,
+          refresh: false,
+          format: "json",
+          explain: true,
+        });
         mkdirSync(dirname(keep.file), { recursive: true });
-        writeFileSync(keep.file, answer.output);
+        writeFileSync(keep.file, explained.output);
       }
       fragments[budget] = answer.fragments
         .filter((fragment) => fragment.source.kind === "file")

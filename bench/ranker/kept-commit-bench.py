@@ -66,7 +66,7 @@ def start_server(name):
     if args.held_out:
         # The model trained without this repository: its figures are held-out ones.
         env["CTX_RANKING_MODEL"] = os.path.abspath(
-            os.path.join(args.held_out, f"commit-bench-{name}.json"))
+            os.path.join(args.held_out, f"{os.path.basename(os.path.abspath(args.bench_dir))}-{name}.json"))
     return subprocess.Popen(
         ["node", os.path.join(HERE, "kept-commit-bench-server.mjs")], stdin=subprocess.PIPE,
         stdout=subprocess.PIPE, text=True, env=env)
@@ -151,7 +151,7 @@ parser.add_argument("--budgets", default="2000,8000,32000")
 parser.add_argument("--json-out", help="per-commit figures, as commit_bench.py's --json-out")
 parser.add_argument("--answers-out", help="keep each --explain answer at 32k here, for collect-commit-bench.ts")
 parser.add_argument("--held-out", metavar="FOLDS",
-                    help="answer each repository with the model trained without it: FOLDS/commit-bench-REPO.json "
+                    help="answer each repository with the model trained without it: FOLDS/<bench folder>-REPO.json "
                          "(train-ranker writes them to bench/ranker/folds)")
 args = parser.parse_args()
 sys.path.insert(0, os.path.abspath(args.bench_dir))
