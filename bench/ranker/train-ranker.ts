@@ -4,13 +4,19 @@
  * src/rank/ranking-weights.ts, plus one model per left-out repository into
  * bench/ranker/folds/. Prints, for every repository, the held-out figures of
  * the model trained without it beside the previous weights' and the
- * all-data model's (a training figure), on re-ranking the pinned candidates.
+ * all-data model's (a training figure), on re-ranking the pinned candidates;
+ * then the same with each whole data set left out (code questions, commits,
+ * issues), and how many folds the held-out model wins.
  *
  *   npm run train-ranker            train, write, print
  *   npm run train-ranker -- --check  print only; exit 1 when the written weights differ
  *   npm run train-ranker -- --check --flat  the same with every pair weighed alike
+ *   npm run train-ranker -- --more   train on the code questions, all fourteen commit
+ *                                    repositories and the swe-dev issues (data/more/);
+ *                                    the model and its folds go to bench/ranker/more/,
+ *                                    the shipped weights stay as they are
  */
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { RankingModel } from "../../src/core/rank-signals.js";
@@ -28,7 +34,15 @@ import { type RankingRow, readRows } from "./ranking-rows.js";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const WEIGHTS_FILE = join(HERE, "..", "..", "src", "rank", "ranking-weights.ts");
-const DATA = ["code-dev.jsonl.gz", "commit-bench.jsonl.gz"].map((name) => join(HERE, "data", name));
+const more = process.argv.includes("--more");
+const DATA = (
+  more
+    ? ["code-dev.jsonl.gz", "more/commit-bench.jsonl.gz", "more/swe-dev.jsonl.gz"]
+    : ["code-dev.jsonl.gz", "commit-bench.jsonl.gz"]
+)
+  .map((name) => join(HERE, "data", name))
+  .filter((file) => existsSync(file));
+const FOLDS = more ? join(HERE, "more") : join(HERE, "folds");
 /**
  * Weights set, not learned. No training data has vectors (no embedding model
  * runs here). `reached` learned (1.3) put the walk's definitions above keyword
@@ -66,25 +80,62 @@ const previous = TRAINED_RANKING_MODEL;
 const all = train(queries);
 
 const table: string[] = [
-  "| held-out repository | queries | measure | previous weights | trained without it | trained on all |",
+  "| held out | queries | measure | previous weights | trained without it | trained on all |",
   "|---|---:|---|---:|---:|---:|",
 ];
-for (const group of groups) {
-  const heldOut = queries.filter((query) => query.group === group);
-  const fold = train(queries.filter((query) => query.group !== group));
-  if (!check) writeModel(join(HERE, "folds", `${group.replace("/", "-")}.json`), fold);
-  for (const [name, measure] of measuresFor(group)) {
-    const figure = (model: RankingModel) => percent(mean(heldOut.map((q) => measure(q, model))));
+/** Per held-out fold and measure: the held-out model's figure over the previous weights'. */
+const gains: number[] = [];
+const heldOutRows = (
+  label: string,
+  heldOut: readonly Query[],
+  fold: RankingModel,
+  tally: boolean,
+): void => {
+  for (const [name, measure] of measuresFor(heldOut[0]?.group ?? "")) {
+    const value = (model: RankingModel) => mean(heldOut.map((q) => measure(q, model)));
+    if (tally) gains.push(value(fold) - value(previous));
     table.push(
-      `| ${group} | ${heldOut.length} | ${name} | ${figure(previous)} | ${figure(fold)} | ${figure(all)} |`,
+      `| ${label} | ${heldOut.length} | ${name} | ${percent(value(previous))} | ${percent(value(fold))} | ${percent(value(all))} |`,
     );
   }
+};
+for (const group of groups) {
+  const fold = train(queries.filter((query) => query.group !== group));
+  if (!check) writeModel(join(FOLDS, `${group.replace("/", "-")}.json`), fold);
+  heldOutRows(
+    group,
+    queries.filter((query) => query.group === group),
+    fold,
+    true,
+  );
 }
+// A whole kind of task left out: does what the others teach carry over to it?
+for (const set of [...new Set(groups.map(dataSetOf))]) {
+  const fold = train(queries.filter((query) => dataSetOf(query.group) !== set));
+  for (const group of groups.filter((name) => dataSetOf(name) === set))
+    heldOutRows(
+      `${group} (all of ${set} out)`,
+      queries.filter((query) => query.group === group),
+      fold,
+      false,
+    );
+}
+const won = gains.filter((gain) => gain > 0).length;
+const lost = gains.filter((gain) => gain < 0).length;
+table.push(
+  "",
+  `Left-one-repository-out against the previous weights: better on ${won}, worse on ${lost}, equal on ${gains.length - won - lost} of ${gains.length} (fold, measure) pairs; mean change ${(100 * mean(gains)).toFixed(2)} points.`,
+);
 process.stdout.write(`${table.join("\n")}\n\nWeights trained on all rows:\n`);
 for (const name of RANK_FEATURES)
   process.stdout.write(`  ${name.padEnd(12)} ${all.weights[name].toFixed(4)}\n`);
 process.stdout.write(`  ${"bias".padEnd(12)} ${all.bias.toFixed(4)}\n`);
 const source = modelSource(all);
+if (more) {
+  if (!check) writeModel(join(FOLDS, "all.json"), all);
+  process.stdout.write(`wrote the model and its folds to ${FOLDS}\n`);
+  process.exit(0);
+}
 if (check) {
   const same = readFileSync(WEIGHTS_FILE, "utf8") === source;
   process.stdout.write(
@@ -125,7 +176,7 @@ function groupRows(rows: readonly RankingRow[]): Query[] {
     if (list) list.push(row);
     else byQuery.set(row.query, [row]);
   }
-  const dataSet = (group: string) => group.slice(0, group.indexOf("/"));
+  const dataSet = dataSetOf;
   const perSet = new Map<string, number>();
   for (const list of byQuery.values()) {
     const set = dataSet(list[0]?.group ?? "");
@@ -146,6 +197,10 @@ function groupRows(rows: readonly RankingRow[]): Query[] {
     }));
 }
 
+function dataSetOf(group: string): string {
+  return group.slice(0, group.indexOf("/"));
+}
+
 type Measure = (query: Query, model: RankingModel) => number;
 
 /** Code questions: Pass@k over units; commits: changed files among the first k files, and nDCG@10 of the fragments' gains. */
@@ -155,11 +210,15 @@ function measuresFor(group: string): [string, Measure][] {
       ["Pass@5", (query, model) => passAt(query, model, 5)],
       ["Pass@10", (query, model) => passAt(query, model, 10)],
     ];
-  return [
+  const files: [string, Measure][] = [
     ["files@2", (query, model) => filesAt(query, model, 2)],
     ["files@5", (query, model) => filesAt(query, model, 5)],
     ["nDCG@10", (query, model) => ndcgAt(query, model, 10)],
   ];
+  // Issues are judged as SWE-bench localisation is: every changed file among the first five.
+  if (group.startsWith("swe-dev/"))
+    files.push(["Acc@5", (query, model) => (filesAt(query, model, 5) >= 1 ? 1 : 0)]);
+  return files;
 }
 
 function order(query: Query, model: RankingModel): number[] {
