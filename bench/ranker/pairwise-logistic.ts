@@ -7,7 +7,12 @@
 
 /** One query's candidates: feature vectors and gains. */
 export interface TrainingQuery {
-  readonly items: readonly { readonly x: readonly number[]; readonly gain: number }[];
+  readonly items: readonly {
+    readonly x: readonly number[];
+    readonly gain: number;
+    /** What features held at set weights add to its score (0 when none). */
+    readonly offset?: number;
+  }[];
   /** How much the query counts against the others (1 when not given). */
   readonly weight?: number;
 }
@@ -54,10 +59,10 @@ export function fitPairwise(
       const sum = pairWeights.reduce((a, b) => a + b, 0);
       if (sum <= 0) return;
       const scale = (query.weight ?? 1) / total / sum;
-      pairs.forEach(({ difference }, k) => {
+      pairs.forEach(({ difference, offset }, k) => {
         const weight = (pairWeights[k] ?? 0) * scale;
         if (weight === 0) return;
-        const p = sigmoid(dot(weights, difference));
+        const p = sigmoid(dot(weights, difference) + offset);
         // d/dw of weight × log(1 + e^-margin)
         const slope = weight * (p - 1);
         const curvature = weight * p * (1 - p);
@@ -83,7 +88,10 @@ export function fitPairwise(
  */
 export function fitBias(queries: readonly TrainingQuery[], weights: readonly number[]): number {
   const scored = queries.flatMap((query) =>
-    query.items.map((item) => ({ score: dot(weights, item.x), label: item.gain > 0 ? 1 : 0 })),
+    query.items.map((item) => ({
+      score: dot(weights, item.x) + (item.offset ?? 0),
+      label: item.gain > 0 ? 1 : 0,
+    })),
   );
   let bias = 0;
   for (let iteration = 0; iteration < 50; iteration++) {
@@ -106,6 +114,8 @@ interface Pair {
   readonly better: number;
   readonly worse: number;
   readonly difference: readonly number[];
+  /** The held features' part of the better one's score over the worse one's. */
+  readonly offset: number;
   readonly gap: number;
 }
 
@@ -119,7 +129,13 @@ function pairsOf(query: TrainingQuery, dimensions: number): Pair[] {
         { length: dimensions },
         (_, i) => (better.x[i] ?? 0) - (worse.x[i] ?? 0),
       );
-      pairs.push({ better: b, worse: w, difference, gap });
+      pairs.push({
+        better: b,
+        worse: w,
+        difference,
+        offset: (better.offset ?? 0) - (worse.offset ?? 0),
+        gap,
+      });
     });
   });
   return pairs;
@@ -131,7 +147,7 @@ function swapWeights(
   pairs: readonly Pair[],
   weights: readonly number[],
 ): number[] {
-  const scores = query.items.map((item) => dot(weights, item.x));
+  const scores = query.items.map((item) => dot(weights, item.x) + (item.offset ?? 0));
   const order = scores
     .map((_, i) => i)
     .sort((a, b) => (scores[b] ?? 0) - (scores[a] ?? 0) || a - b);

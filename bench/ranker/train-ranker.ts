@@ -62,9 +62,27 @@ const FIXED: Partial<Record<RankFeature, number>> = {
   located: 5,
   focused: 4,
 };
+/**
+ * `--hold a,b`: those features keep the shipped weights and the rest are fitted
+ * around them (what the user says outright, as a named file or an asked role,
+ * should not count for less because the commits and issues rarely say it).
+ */
+const holdArgument = process.argv.find((argument) => argument.startsWith("--hold="));
+for (const name of holdArgument?.slice("--hold=".length).split(",") ?? []) {
+  if (!(RANK_FEATURES as readonly string[]).includes(name))
+    throw new Error(`--hold: no feature "${name}"; features: ${RANK_FEATURES.join(", ")}`);
+  FIXED[name as RankFeature] = TRAINED_RANKING_MODEL.weights[name as RankFeature];
+}
 const TRAINED = RANK_FEATURES.filter((name) => !(name in FIXED));
 
 interface Query extends TrainingQuery {
+  readonly items: readonly {
+    readonly x: readonly number[];
+    /** Every feature, in RANK_FEATURES order: what a whole model scores. */
+    readonly all: readonly number[];
+    readonly offset: number;
+    readonly gain: number;
+  }[];
   readonly group: string;
   readonly id: string;
   readonly total: number;
@@ -192,6 +210,11 @@ function groupRows(rows: readonly RankingRow[]): Query[] {
       files: list.map((row) => row.item.replace(/#L\d+-L\d+$/, "")),
       items: list.map((row) => ({
         x: TRAINED.map((name) => row.features[name] ?? 0),
+        all: RANK_FEATURES.map((name) => row.features[name] ?? 0),
+        offset: RANK_FEATURES.reduce(
+          (sum, name) => sum + (FIXED[name] ?? 0) * (row.features[name] ?? 0),
+          0,
+        ),
         gain: row.gain,
       })),
     }));
@@ -222,8 +245,8 @@ function measuresFor(group: string): [string, Measure][] {
 }
 
 function order(query: Query, model: RankingModel): number[] {
-  const vector = TRAINED.map((name) => model.weights[name]);
-  const scores = query.items.map((item) => dot(vector, item.x));
+  const vector = RANK_FEATURES.map((name) => model.weights[name]);
+  const scores = query.items.map((item) => dot(vector, item.all));
   // Ties keep the pinned order (the order the rows were answered in).
   return scores.map((_, i) => i).sort((a, b) => (scores[b] ?? 0) - (scores[a] ?? 0) || a - b);
 }
