@@ -43,6 +43,12 @@ describe("file roles", () => {
         ".gitignore",
         "CMakeLists.txt",
         "build.cake",
+        "karma.sauce.conf.js",
+        "vite.config.ts",
+        "packages/app/rollup.config.mjs",
+        "gulpfile.js",
+        "src/config.ts",
+        "src/core/config/loader.js",
       ].map((path) => [path, fileRoleOf(path)]),
     );
     expect(roles).toEqual({
@@ -79,6 +85,13 @@ describe("file roles", () => {
       ".gitignore": "config",
       "CMakeLists.txt": "config",
       "build.cake": "source",
+      // Tool settings written as code are settings; code that configures is code.
+      "karma.sauce.conf.js": "config",
+      "vite.config.ts": "config",
+      "packages/app/rollup.config.mjs": "config",
+      "gulpfile.js": "config",
+      "src/config.ts": "source",
+      "src/core/config/loader.js": "source",
     });
   });
 
