@@ -162,7 +162,7 @@ describe("arce", () => {
   it("is the default pipeline, whose top the configured reranker reorders (an outage costs only that)", async () => {
     const root = tempDir();
     const reranker = await LlmServer.start();
-    const rerank = `[rerank]\nprovider = "openai-compatible"\nbase_url = "${reranker.url}/v1"\napi_key_env = "OPENAI_API_KEY"\n`;
+    const rerank = `[rerank]\nprovider = "openai-compatible"\nbase_url = "${reranker.url}/v1"\napi_key_env = "OPENAI_API_KEY"\nrequest_timeout_seconds = 0.3\n`;
     writeFiles(root, FILES);
     home = userConfigHome(embeddingsToml("test-embed", rerank));
     const engine = await open(root);
@@ -195,6 +195,12 @@ describe("arce", () => {
       expect(degraded.fragments.flatMap((fragment) => fragment.ranking ?? [])).not.toContain(
         "reranker (openai-compatible:): 1 of 3",
       );
+      // One that hangs holds the answer for its timeout and retries, then the order stands.
+      reranker.outage = "hang";
+      const started = Date.now();
+      const waited = await engine.query({ task, budget: 2000 });
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(waited.fragments[0]?.source).toMatchObject({ path: "auth/session.py" });
     } finally {
       await reranker.close();
       await engine.close();

@@ -5,6 +5,12 @@ import type { FocusArea } from "../../graph/graph-seeds.js";
 
 /** Keyword hits looked for inside the focus, beside the whole project's. */
 const FOCUS_HITS = 20;
+/**
+ * A focus of more files than this (a large folder) is not searched apart: the
+ * project-wide search already reaches into it, and a search restricted to
+ * hundreds of paths costs more than it finds. Its hits still count as focused.
+ */
+const MAX_FOCUS_FILES = 64;
 
 /** Whether a chunk lies in the focus: in a focused file, or over a focused definition's lines. */
 export function inFocusTest(
@@ -53,7 +59,7 @@ export async function focusHits(
       }),
     ]),
   ].filter((path) => !paths || paths.some((prefix) => path.startsWith(prefix)));
-  if (focusPaths.length === 0) return [];
+  if (focusPaths.length === 0 || focusPaths.length > MAX_FOCUS_FILES) return [];
   const seen = new Set(found.map((hit) => hit.chunk.id));
   const hits = await text.searchText({ terms, limit: FOCUS_HITS, pathPrefixes: focusPaths });
   return hits.filter((hit) => !seen.has(hit.chunk.id) && inFocus(hit.chunk));
