@@ -3,7 +3,8 @@
  * (`db`, `tree`, `task`, `budgets`, optional `keep`), answers each budget in
  * process with the build in CTX_DIST, and writes back the file fragments
  * (path, first line, last line) by budget. With `keep`, the `--explain` JSON
- * answer at that budget is written to `keep.file`.
+ * answer at that budget is written to `keep.file` (and with `keep.every`, the
+ * plain answer at every budget beside it, as `SHA@BUDGET.json`).
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -20,6 +21,10 @@ for await (const line of createInterface({ input: process.stdin })) {
   try {
     for (const budget of budgets) {
       const answer = await engine.query({ task, budget, refresh: false, format: "json" });
+      if (keep?.every) {
+        mkdirSync(dirname(keep.file), { recursive: true });
+        writeFileSync(keep.file.replace(/\.json$/, `@${budget}.json`), answer.output);
+      }
       if (keep?.budget === budget) {
         // Kept apart: an --explain answer carries its explanation within the budget, so
         // it holds fewer fragments, and the figures are the plain answer's.

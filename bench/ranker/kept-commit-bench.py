@@ -94,7 +94,7 @@ def query(tool):
             ask = {"db": db, "tree": tree, "task": commit["task"], "budgets": budgets}
             if args.answers_out:
                 # The rows of collect-commit-bench.ts: the --explain answer at 32k.
-                ask["keep"] = {"budget": 32000, "file": os.path.join(
+                ask["keep"] = {"budget": 32000, "every": args.answers_every_budget, "file": os.path.join(
                     args.answers_out, commit["repo"].replace("/", "_"), commit["sha"] + ".json")}
             server.stdin.write(json.dumps(ask) + "\n")
             server.stdin.flush()
@@ -150,6 +150,8 @@ parser.add_argument("--git-dirs", default="/tmp", help="where the bare clones of
 parser.add_argument("--budgets", default="2000,8000,32000")
 parser.add_argument("--json-out", help="per-commit figures, as commit_bench.py's --json-out")
 parser.add_argument("--answers-out", help="keep each --explain answer at 32k here, for collect-commit-bench.ts")
+parser.add_argument("--answers-every-budget", action="store_true",
+                    help="also keep the plain answer at every budget (SHA@BUDGET.json), e.g. for small-fragments.mjs")
 parser.add_argument("--held-out", metavar="FOLDS",
                     help="answer each repository with the model trained without it: FOLDS/<bench folder>-REPO.json "
                          "(train-ranker writes them to bench/ranker/folds)")
