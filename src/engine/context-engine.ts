@@ -1,8 +1,6 @@
 import { basename, resolve } from "node:path";
 import { loadConfig } from "../config/load-config.js";
-import { warnObsolete } from "../config/obsolete-warning.js";
 import type { ResolvedConfig } from "../config/resolved-config.js";
-import { warnUntrusted } from "../config/untrusted-warning.js";
 import { type GeneratorChoice, resolveGenerator } from "../contextualize/resolve-generator.js";
 import type { Embedder } from "../core/embedder.js";
 import { UsageError } from "../core/errors.js";
@@ -26,6 +24,7 @@ import { queryTerms } from "../text/code-tokenizer.js";
 import { createTokenCounter } from "../tokens/create-counter.js";
 import { rememberingCounter } from "../tokens/remembering-counter.js";
 import { answerQuery } from "./answer-query.js";
+import { warnAboutConfig } from "./config-warnings.js";
 import { withDocs } from "./definition-doc-lookup.js";
 import { engineBackends } from "./engine-backends.js";
 import type { StatusReport } from "./engine-files.js";
@@ -47,7 +46,6 @@ import { enabledStrategiesOf, setProjectStrategies } from "./project-strategies.
 import { type FragmentAddress, type FragmentText, readFragment } from "./read-fragment.js";
 import { KeptRequests, type RequestRecord } from "./request-log.js";
 import type { IndexRunReport } from "./run-index.js";
-import { warnSecretsServed } from "./secrets-warning.js";
 import { measureStaleness, type Staleness } from "./staleness.js";
 import { statusOf } from "./status-of.js";
 import { findReferences, findSymbols, type SymbolReferences } from "./symbol-lookup.js";
@@ -106,9 +104,7 @@ export class ContextEngine {
     const cwd = options.cwd ?? process.cwd();
     const root = findProjectRoot(resolve(cwd, options.start ?? "."));
     const config = await loadConfig(root, options.env);
-    warnUntrusted(config, options.warn);
-    warnObsolete(config, options.warn);
-    if (config.hydration.includeSecrets) warnSecretsServed();
+    warnAboutConfig(config, options.warn);
     const counter = createTokenCounter(config.tokens.counter);
     const queryCounter = rememberingCounter(counter);
     const registry = await buildRegistry(
