@@ -1,3 +1,4 @@
+import { withSmallFilesWhole } from "../assemble/small-files-whole.js";
 import type { ResolvedConfig } from "../config/resolved-config.js";
 import type { Store } from "../core/store.js";
 import type { Backends } from "../core/strategy.js";
@@ -70,15 +71,17 @@ export async function answerQuery(parts: QueryParts, options: QueryOptions): Pro
   const { tiers, hydration } = config;
   const { includeSecrets } = hydration;
   const hot = hotTier(resources, tiers, parts.counter, limit, options.paths, includeSecrets);
+  const backends = await parts.backends();
+  const budget = limit - hot.need;
   const pipelineOutput = await parts.pipeline.run(
     {
       task: withoutTemplateLines(options.task, issueTemplatePhrases(resources)),
-      budget: limit - hot.need,
+      budget,
       ...(options.paths ? { paths: options.paths } : {}),
       ...(options.focus && options.focus.length > 0 ? { focus: options.focus } : {}),
       ...(plan ? { planId: plan.planId } : {}),
     },
-    await parts.backends(),
+    backends,
     enabled,
     { ...(options.signal ? { signal: options.signal } : {}), ...(plan ? { plan } : {}) },
   );
@@ -90,7 +93,15 @@ export async function answerQuery(parts: QueryParts, options: QueryOptions): Pro
     explain: options.explain ?? false,
     resources,
     hot,
-    output: pipelineOutput,
+    output: {
+      ...pipelineOutput,
+      candidates: await withSmallFilesWhole(
+        pipelineOutput.candidates,
+        backends.text,
+        parts.counter,
+        budget,
+      ),
+    },
     counter: parts.counter,
     settingsFor: (name) => config.strategies.settingsFor(name),
   });

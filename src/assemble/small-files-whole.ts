@@ -1,0 +1,77 @@
+import type { ContextFragment } from "../core/fragment.js";
+import type { TextBackend } from "../core/text-backend.js";
+import type { TokenCounter } from "../core/token-counter.js";
+import { chunkFragment } from "./chunk-fragments.js";
+
+/** How many of the ranking's first files may be shown whole. */
+export const WHOLE_FILES = 3;
+
+/** The most of the budget one file shown whole may take. */
+export const WHOLE_MAX_SHARE = 0.25;
+
+/**
+ * The score of a first file's chunks that no strategy offered. Over the
+ * answers of the commit benchmark and swe-dev at 8,000 tokens, fragments
+ * scored under 0.02 held no changed line at all (0.000 of a commit's gold per
+ * 1,000 tokens: changelogs, tests, other files' docs), those from 0.02 to 0.05
+ * 0.007; the rest of the three first files, when small, 0.02 to 0.03. So these
+ * chunks take the place of that tail, and of nothing better: of 0.05, 0.025 and
+ * 0.02, 0.05 took files from 8,000-token answers (swe-dev preact file@8k
+ * 81.4 → 75.5) and the two others did not.
+ */
+export const WHOLE_SCORE = 0.025;
+
+/** The placement rule's name in a fragment's rank breakdown. */
+export const WHOLE_RULE = "small-file-whole";
+
+export const WHOLE_REASON =
+  "the rest of a small file among the first three: shown whole where the budget allows";
+
+/**
+ * The candidates with the chunks no strategy offered of each of the ranking's
+ * first `WHOLE_FILES` files that fits in `WHOLE_MAX_SHARE` of the budget,
+ * scored `WHOLE_SCORE` (never above the file's own best). A change rarely
+ * stays in the lines a search matched: where a commit's file was found, the
+ * answers covered most of its changed lines but not all, while the weakest
+ * fragments of an answer covered none; a small file read whole is also what
+ * a reader asks for next.
+ */
+export async function withSmallFilesWhole(
+  candidates: readonly ContextFragment[],
+  text: TextBackend | undefined,
+  counter: TokenCounter,
+  budget: number,
+): Promise<ContextFragment[]> {
+  if (!text) return [...candidates];
+  const first = new Map<string, ContextFragment>();
+  for (const fragment of candidates) {
+    if (first.size >= WHOLE_FILES) break;
+    const { source } = fragment;
+    if (source.kind !== "file" || fragment.tier !== "warm") continue;
+    const key = `${source.resourceId}\0${source.path}`;
+    if (!first.has(key)) first.set(key, fragment);
+  }
+  const offered = new Set(candidates.map((fragment) => fragment.id));
+  const added: ContextFragment[] = [];
+  for (const best of first.values()) {
+    if (best.source.kind !== "file") continue;
+    const chunks = await text.getDocumentChunks(best.source.resourceId, best.source.path);
+    const tokens = chunks.reduce((sum, chunk) => sum + chunk.tokens, 0);
+    if (chunks.length < 2 || tokens > WHOLE_MAX_SHARE * budget) continue;
+    const score = Math.min(best.score, WHOLE_SCORE);
+    for (const chunk of chunks) {
+      const fragment = chunkFragment(chunk, score, best.strategy, counter);
+      if (offered.has(fragment.id)) continue;
+      offered.add(fragment.id);
+      added.push({
+        ...fragment,
+        ranking: [WHOLE_REASON],
+        rank: { by: "strategy", base: score, rules: [], placed: WHOLE_RULE },
+      });
+    }
+  }
+  if (added.length === 0) return [...candidates];
+  return [...candidates, ...added].sort(
+    (a, b) => b.score - a.score || (a.nodeId < b.nodeId ? -1 : a.nodeId > b.nodeId ? 1 : 0),
+  );
+}
