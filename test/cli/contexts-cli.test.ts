@@ -82,6 +82,16 @@ describe("contexts from the CLI", () => {
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/Contexts: structural, \d+ written/);
   });
+
+  it("evaluates what an index holds without a model unless told otherwise, a key in the environment included", () => {
+    const env = { ANTHROPIC_API_KEY: "never-used", OPENAI_BASE_URL: "http://127.0.0.1:9/v1" };
+    const byDefault = runCli(["eval", BEIR_MINI], tempDir(), env);
+    expect(byDefault.code, byDefault.stderr).toBe(0);
+    expect(byDefault.stdout).toMatch(/Contexts: structural, \d+ written/);
+    const none = runCli(["eval", BEIR_MINI, "--contextualize", "none"], tempDir(), env);
+    expect(none.code, none.stderr).toBe(0);
+    expect(none.stdout).toMatch(/Contexts: none$/m);
+  });
 });
 
 describe("embeddings from the CLI", () => {

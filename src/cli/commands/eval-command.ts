@@ -20,7 +20,7 @@ export function registerEvalCommand(
     .option("-k, --k <list>", "cut-offs for Pass@k", positiveIntegerList, [5, 10, 20])
     .option(
       "--contextualize <generator>",
-      "write a context for every unit first (anthropic, claude-agent-sdk, openai-compatible, structural), using documents.jsonl",
+      "the contexts written for every unit first (anthropic, claude-agent-sdk, openai-compatible, structural, none), using documents.jsonl; default structural, what ctx index writes without a model",
     )
     .option(
       "--embedder <name>",

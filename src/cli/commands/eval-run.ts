@@ -65,14 +65,18 @@ export async function runEvalCommand(dir: string, flags: EvalFlags): Promise<num
       : [];
   const dataset = await readBeirDataset(dir);
   const usage = new UsageMeter();
-  const generator = flags.contextualize
-    ? await createGenerator(
-        resolveGenerator(flags.contextualize, config.contextualize, process.env),
-        config.contextualize,
-        counter,
-        usage,
-      )
-    : undefined;
+  // What a project's index holds without a model, so the figures are the default's; a model
+  // generator is only ever named here, never picked up from the environment (it is paid per unit).
+  const contextualize = flags.contextualize ?? "structural";
+  const generator =
+    contextualize === "none"
+      ? undefined
+      : await createGenerator(
+          resolveGenerator(contextualize, config.contextualize, process.env),
+          config.contextualize,
+          counter,
+          usage,
+        );
   const server = evalServer(flags.db);
   const postgres = server ? await import("../../store/postgres/postgres-store.js") : null;
   let report: EvalReport;
