@@ -137,8 +137,9 @@ describe("the best file's head", () => {
 
   it("comes with a query's answer whose best hit is deep in a file", async () => {
     const project = tempDir("ctx-head-project-");
+    // Over half the budget: a smaller file would be shown whole (small-files-whole.ts).
     const filler = Array.from(
-      { length: 30 },
+      { length: 150 },
       (_, i) =>
         `/** Scales a length by ${i + 2}. */\nexport function scale${i}(x: number): number {\n  return x * ${i + 2};\n}\n`,
     );
