@@ -239,6 +239,15 @@ export interface TemporalBackend {
     limit: number,
   ): Promise<Map<string, number[]>>;
   /**
+   * For each file, the share of the newest `window` commits (all, when fewer
+   * are stored) that changed it; files none of them changed are left out.
+   */
+  recentChangeShares(
+    resourceId: string,
+    paths: readonly string[],
+    window: number,
+  ): Promise<Map<string, number>>;
+  /**
    * The hunks of a file's diff in a commit (three lines of context), cut to
    * `maxLines`; `path` is the file's path then, from the top of the work tree.
    */

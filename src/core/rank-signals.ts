@@ -30,6 +30,8 @@ export interface RankSignals {
   readonly focused?: number;
   /** 1 when a comment in it opens with a word of the task ("Retries a request"). */
   readonly docLead?: number;
+  /** How much of the recent history changed its file: log(1 + 100 × share) / log(101), 0–1. */
+  readonly recentChanges?: number;
 }
 
 /** Every signal's name: what is kept of a strategy's signals when its fragments are checked. */
@@ -46,6 +48,7 @@ export const RANK_SIGNALS = [
   "located",
   "focused",
   "docLead",
+  "recentChanges",
 ] as const satisfies readonly (keyof RankSignals)[];
 
 /** The learned ranking's inputs, in the order weights are listed. */
@@ -70,6 +73,7 @@ export const RANK_FEATURES = [
   "docLead",
   "nameWords",
   "focused",
+  "recentChanges",
 ] as const;
 
 export type RankFeature = (typeof RANK_FEATURES)[number];

@@ -138,12 +138,7 @@ export class GitTemporalBackend implements TemporalBackend {
     limit: number,
   ): Promise<Map<string, number[]>> {
     if (!this.roots.has(resourceId)) return new Map();
-    let times = this.times.get(resourceId);
-    if (!times) {
-      times = this.store.commitTimes(resourceId);
-      this.times.set(resourceId, times);
-    }
-    const all = await times;
+    const all = await this.commitTimes(resourceId);
     const changes = await this.store.changeTimes(resourceId, paths, limit);
     // Commits newer than a change, by binary search over the ascending times.
     const newerThan = (time: number) => {
@@ -157,6 +152,31 @@ export class GitTemporalBackend implements TemporalBackend {
       return all.length - low;
     };
     return new Map([...changes].map(([path, stamps]) => [path, stamps.map(newerThan)]));
+  }
+
+  async recentChangeShares(
+    resourceId: string,
+    paths: readonly string[],
+    window: number,
+  ): Promise<Map<string, number>> {
+    const ages = await this.changeAges(resourceId, paths, window);
+    const span = Math.min(window, (await this.commitTimes(resourceId)).length);
+    const shares = new Map<string, number>();
+    if (span === 0) return shares;
+    for (const [path, list] of ages) {
+      const recent = list.filter((age) => age < window).length;
+      if (recent > 0) shares.set(path, recent / span);
+    }
+    return shares;
+  }
+
+  private commitTimes(resourceId: string): Promise<number[]> {
+    let times = this.times.get(resourceId);
+    if (!times) {
+      times = this.store.commitTimes(resourceId);
+      this.times.set(resourceId, times);
+    }
+    return times;
   }
 
   async blame(

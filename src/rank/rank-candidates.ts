@@ -1,4 +1,5 @@
 import type { ContextFragment } from "../core/fragment.js";
+import type { TemporalBackend } from "../core/history.js";
 import type { RankingModel } from "../core/rank-signals.js";
 import type { Reranker } from "../core/reranker.js";
 import type { ContextStrategyResult } from "../core/strategy.js";
@@ -9,6 +10,7 @@ import { mergedSignals, rankedByModel } from "./learned-ranking.js";
 import { DEFAULT_PATH_PRIORS, type PathPriors, pathRulesFor } from "./path-priors.js";
 import { taskFacts } from "./rank-features.js";
 import { activeRankingModel } from "./ranking-model.js";
+import { withRecentChanges } from "./recent-changes.js";
 import { rerankedTop } from "./rerank-top.js";
 
 /** What the ranking stage ranks: every strategy's output for one task. */
@@ -26,6 +28,8 @@ export interface RankingInput {
   readonly priors?: PathPriors;
   /** Re-scores the best candidates when one is configured (`[rerank]`). */
   readonly reranker?: Reranker;
+  /** The history, for how often each candidate's file changed lately (`recentChanges`). */
+  readonly temporal?: TemporalBackend;
   readonly signal?: AbortSignal;
 }
 
@@ -39,7 +43,8 @@ export interface RankedCandidates {
 /**
  * The ranking stage, the one place a candidate's rank is decided: the copies
  * of a fragment that several strategies returned become one (its signals at
- * their strongest, every copy's reasons), `finalScorer`'s function scores each, copies of
+ * their strongest, every copy's reasons), each file's lead learns how often the file
+ * changed lately, `finalScorer`'s function scores each, copies of
  * the same content keep the best-scored, the reranker (when configured) reorders
  * the top, and after sorting the best file's
  * head is placed among the first (`withBestFileHead`). Packing into the budget
@@ -49,7 +54,12 @@ export async function rankCandidates(input: RankingInput): Promise<RankedCandida
   const duplicates: { fragment: ContextFragment; of: string }[] = [];
   const score = finalScorer(input);
   const byContent = new Map<string, ContextFragment>();
-  for (const copy of mergedCopies(input.results, input.weights, duplicates)) {
+  const copies = await withRecentChanges(
+    [...mergedCopies(input.results, input.weights, duplicates)],
+    input.temporal,
+    (copy) => score(copy).score,
+  );
+  for (const copy of copies) {
     const fragment = score(copy);
     const key = fragment.content.trim();
     const seen = byContent.get(key);

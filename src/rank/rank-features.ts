@@ -76,6 +76,7 @@ export function rankFeatures(
     docLead: signals.docLead ?? 0,
     nameWords: namedByTaskWords(where.symbol, facts.stems) ? 1 : 0,
     focused: signals.focused ?? 0,
+    recentChanges: signals.recentChanges ?? 0,
   };
 }
 

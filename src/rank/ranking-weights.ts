@@ -28,5 +28,6 @@ export const TRAINED_RANKING_MODEL: RankingModel = {
     docLead: 0.4314,
     nameWords: 0.3348,
     focused: 4,
+    recentChanges: 2,
   },
 };

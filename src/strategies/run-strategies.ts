@@ -105,6 +105,7 @@ export async function runStrategies(
     text: options.backends.text,
     counter: options.counter,
     ...(options.backends.reranker ? { reranker: options.backends.reranker } : {}),
+    ...(options.backends.temporal ? { temporal: options.backends.temporal } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   });
   const runs = describeRuns(selected, skipped, results, allocation, options);
