@@ -54,13 +54,16 @@ export async function rankCandidates(input: RankingInput): Promise<RankedCandida
   const duplicates: { fragment: ContextFragment; of: string }[] = [];
   const score = finalScorer(input);
   const byContent = new Map<string, ContextFragment>();
-  const copies = await withRecentChanges(
-    [...mergedCopies(input.results, input.weights, duplicates)],
+  const copies = [...mergedCopies(input.results, input.weights, duplicates)];
+  const scored = copies.map(score);
+  const withHistory = await withRecentChanges(
+    copies,
     input.temporal,
-    (copy) => score(copy).score,
+    scored.map((fragment) => fragment.score),
   );
-  for (const copy of copies) {
-    const fragment = score(copy);
+  for (const [index, copy] of withHistory.entries()) {
+    // Only a file's lead changes with the history: the others keep the score they have.
+    const fragment = copy === copies[index] ? (scored[index] as ContextFragment) : score(copy);
     const key = fragment.content.trim();
     const seen = byContent.get(key);
     if (key.length === 0 || !seen || fragment.score > seen.score) {

@@ -22,7 +22,8 @@ export const RECENT_COMMITS = 1000;
 export async function withRecentChanges(
   candidates: readonly ContextFragment[],
   temporal: TemporalBackend | undefined,
-  scoreOf: (fragment: ContextFragment) => number,
+  /** Each candidate's score without the feature, in the same order. */
+  scores: readonly number[],
 ): Promise<readonly ContextFragment[]> {
   if (!temporal) return candidates;
   const pathsOf = new Map<string, Set<string>>();
@@ -44,15 +45,15 @@ export async function withRecentChanges(
   }
   if (shares.size === 0) return candidates;
   const leads = new Map<string, { fragment: ContextFragment; score: number }>();
-  for (const fragment of candidates) {
+  candidates.forEach((fragment, index) => {
     const { source, signals } = fragment;
-    if (source.kind !== "file" || !signals) continue;
+    if (source.kind !== "file" || !signals) return;
     const key = `${source.resourceId}\0${source.path}`;
-    if (!shares.has(key)) continue;
-    const score = scoreOf(fragment);
+    if (!shares.has(key)) return;
+    const score = scores[index] ?? 0;
     const lead = leads.get(key);
     if (!lead || score > lead.score) leads.set(key, { fragment, score });
-  }
+  });
   const isLead = new Set([...leads.values()].map(({ fragment }) => fragment));
   return candidates.map((fragment) => {
     const { source, signals } = fragment;
