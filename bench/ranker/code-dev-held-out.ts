@@ -10,20 +10,11 @@ import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { loadConfig } from "../../src/config/load-config.js";
-import { guessLanguage } from "../../src/contextualize/guess-language.js";
 import { StructuralContextGenerator } from "../../src/contextualize/structural-generator.js";
-import type { ContextFragment } from "../../src/core/fragment.js";
-import { readBeirDataset } from "../../src/eval/beir.js";
-import { corpusFiles, UnitLocator } from "../../src/eval/corpus-files.js";
 import { ndcgAtK, passAtK } from "../../src/eval/metrics.js";
-import { pipelineRanker } from "../../src/eval/pipeline-ranker.js";
-import { runEval } from "../../src/eval/run-eval.js";
-import { SqliteStore } from "../../src/store/sqlite/sqlite-store.js";
-import { createTokenCounter } from "../../src/tokens/create-counter.js";
+import { CODE_DEV_LANGUAGES, codeDevRankings } from "./code-dev-rankings.js";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
-const LANGUAGES = ["rust", "python", "cpp", "java"] as const;
 const MEASURES = ["Pass@5", "Pass@10", "Pass@20", "nDCG@10"] as const;
 type Figures = Record<string, Record<(typeof MEASURES)[number], number> & { queries: number }>;
 
@@ -50,7 +41,7 @@ if (process.env.CODE_DEV_CHILD === "1") {
     "|---|---:|---|---:|---:|",
   ];
   const total = { shipped: new Map<string, number>(), held: new Map<string, number>(), queries: 0 };
-  for (const language of LANGUAGES) {
+  for (const language of CODE_DEV_LANGUAGES) {
     const fold = join(HERE, "folds", `code-dev-${language}.json`);
     if (!existsSync(fold)) throw new Error(`no fold model ${fold}: run npm run train-ranker`);
     const held = run(fold)[language];
@@ -80,39 +71,9 @@ if (process.env.CODE_DEV_CHILD === "1") {
 
 /** Per language of the questions' documents: mean figures (percent) under the active model. */
 async function figuresByLanguage(folder: string): Promise<Figures> {
-  const root = process.cwd();
-  const config = await loadConfig(root);
-  const counter = createTokenCounter(config.tokens.counter);
-  const pipeline = await pipelineRanker({
-    config,
-    strategies: config.strategies.enabled,
-    counter,
-    projectRoot: root,
+  const { dataset, byText, locator, docOf, languageOf } = await codeDevRankings(folder, {
+    contextualize: (counter) => new StructuralContextGenerator(counter),
   });
-  const dataset = await readBeirDataset(folder);
-  const byText = new Map<string, ContextFragment[]>();
-  await runEval(dataset, {
-    label: "held-out",
-    ks: [5, 10, 20],
-    counter,
-    openStore: (file) => SqliteStore.open(file, { create: true }),
-    contextualize: new StructuralContextGenerator(counter),
-    rank: async (store, query, depth) => {
-      const fragments = await pipeline(store, query, depth);
-      byText.set(query, fragments);
-      return fragments;
-    },
-  });
-  const locator = new UnitLocator(corpusFiles(dataset));
-  const docOf = new Map(dataset.corpus.map((unit) => [unit.id, unit.docId ?? unit.id]));
-  // Documents come in repository order, one main language each (see collect-code-dev.ts).
-  const languageOf = new Map<string, string>();
-  let current = "unknown";
-  for (const [id, text] of dataset.documents) {
-    const language = guessLanguage(text)?.language ?? "";
-    if ((LANGUAGES as readonly string[]).includes(language)) current = language;
-    languageOf.set(id, current);
-  }
   const sums: Figures = {};
   for (const query of dataset.queries) {
     const relevant = dataset.qrels.get(query.id);

@@ -2,6 +2,7 @@ import type { ContextFragment } from "../core/fragment.js";
 import type { TextBackend } from "../core/text-backend.js";
 import type { TokenCounter } from "../core/token-counter.js";
 import { chunkFragment } from "./chunk-fragments.js";
+import { compareForOutput } from "./merge-fragments.js";
 
 /** How many of the ranking's first files may be shown whole. */
 export const WHOLE_FILES = 5;
@@ -73,7 +74,5 @@ export async function withSmallFilesWhole(
     }
   }
   if (added.length === 0) return [...candidates];
-  return [...candidates, ...added].sort(
-    (a, b) => b.score - a.score || (a.nodeId < b.nodeId ? -1 : a.nodeId > b.nodeId ? 1 : 0),
-  );
+  return [...candidates, ...added].sort(compareForOutput);
 }
