@@ -19,15 +19,23 @@ const PYTHON_FRAME = /File "([^"\n]+)", line (\d+)/g;
  * extension, so `localhost:8080` and times of day are not locations.
  */
 const PATH_LINE = /((?:[A-Za-z]:)?[\w.@+~\-/\\]*[\w-]\.[A-Za-z][A-Za-z0-9]{0,5}):(\d+)(?::\d+)?/g;
+/**
+ * A link to a line on a forge, as issue reports quote code:
+ * `https://github.com/o/r/blob/<ref>/src/index.js#L254` (and `#L254-L260`;
+ * GitLab's `/-/blob/` too). The path is what follows the ref: a ref with a
+ * slash leaves a longer path, which still ends with the file's.
+ */
+const LINKED_LINE = /\/blob\/[^/\s]+\/([^\s#?)\]"'<>]+)#L(\d+)/g;
 
 /** The places the task points at, in the order it names them, each once. */
 export function taskLocations(task: string): TaskLocation[] {
   const found: { at: number; location: TaskLocation }[] = [];
-  for (const pattern of [PYTHON_FRAME, PATH_LINE]) {
+  for (const pattern of [PYTHON_FRAME, LINKED_LINE, PATH_LINE]) {
     for (const match of task.matchAll(pattern)) {
       const line = Number(match[2]);
       if (!match[1] || !Number.isSafeInteger(line) || line < 1) continue;
-      found.push({ at: match.index, location: { path: match[1], line } });
+      const path = pattern === LINKED_LINE ? urlDecoded(match[1]) : match[1];
+      found.push({ at: match.index, location: { path, line } });
     }
   }
   found.sort((a, b) => a.at - b.at);
@@ -41,6 +49,15 @@ export function taskLocations(task: string): TaskLocation[] {
     if (locations.length >= MAX_LOCATIONS) break;
   }
   return locations;
+}
+
+/** `Parsable%20Types/Flag.swift` as the tree spells it; a malformed escape is left as written. */
+function urlDecoded(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
 }
 
 /** A line the task points at, in an indexed file, with the innermost definition holding it. */

@@ -1,5 +1,6 @@
 import type { CommitIdentifiers, TaskIdentifier, TemporalBackend } from "../core/history.js";
 import { indexTerms, queryTerms } from "../text/code-tokenizer.js";
+import { repeatedTitleTerms } from "../text/task-terms.js";
 
 /**
  * Words to code, learned from the project's history: which identifiers the
@@ -108,8 +109,9 @@ export function taskIdentifiers(
 }
 
 /**
- * The task's search terms and, after them, those of the identifiers its words
- * lead to (lower-cased, as the index holds them); no history, no expansion.
+ * The task's search terms, those of the identifiers its words lead to
+ * (lower-cased, as the index holds them; none without history), and its
+ * title's terms again (`taskSearchTerms`).
  */
 export async function expandedTerms(
   temporal: TemporalBackend | undefined,
@@ -119,7 +121,7 @@ export async function expandedTerms(
   const expansion = temporal ? await temporal.taskIdentifiers(own, EXPANSION_IDENTIFIERS) : [];
   const all = new Set(own);
   for (const { name } of expansion) all.add(name.toLowerCase());
-  return { terms: [...all], expansion };
+  return { terms: [...all, ...repeatedTitleTerms(task)], expansion };
 }
 
 /** Why a chunk is there, for `--explain`: the expansion's identifiers it holds. */

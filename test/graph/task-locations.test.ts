@@ -23,6 +23,20 @@ describe("the places a task points at", () => {
       { path: "C:\\work\\shop\\src\\tax.ts", line: 3 },
     ]);
   });
+
+  it("reads a link to a line of a file on GitHub or GitLab as that line", () => {
+    const task = [
+      "Day.js always returns the same string: https://github.com/iamkun/dayjs/blob/0fdac93/src/index.js#L254",
+      "see also <https://gitlab.com/o/r/-/blob/main/Sources/Parsable%20Types/Flag.swift#L10-L12>",
+      "and (https://github.com/o/r/blob/feature/x/lib/a.rb#L3).",
+      "not places: https://github.com/o/r/blob/dev/docs/Plugin.md#quarterofyear and /blob/main/README.md",
+    ].join("\n");
+    expect(taskLocations(task)).toEqual([
+      { path: "src/index.js", line: 254 },
+      { path: "Sources/Parsable Types/Flag.swift", line: 10 },
+      { path: "x/lib/a.rb", line: 3 },
+    ]);
+  });
 });
 
 describe("a task with a stack trace or a compiler error", () => {

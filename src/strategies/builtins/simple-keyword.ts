@@ -11,6 +11,7 @@ import { DEFAULT_CAPABILITIES } from "../../core/strategy.js";
 import type { TokenCounter } from "../../core/token-counter.js";
 import { keywordSignals } from "../../rank/keyword-signals.js";
 import { queryTerms } from "../../text/code-tokenizer.js";
+import { taskSearchTerms } from "../../text/task-terms.js";
 import { taskStems } from "../../text/word-stems.js";
 
 /** Fragments returned when the request does not say how many. */
@@ -50,7 +51,7 @@ export class SimpleKeywordStrategy implements ContextStrategy {
     const spare = request.spareFragments ?? 0;
     const stems = taskStems(request.task);
     const found = await text.searchText({
-      terms: queryTerms(request.task),
+      terms: taskSearchTerms(request.task),
       limit: first + spare,
       ...(request.paths ? { pathPrefixes: request.paths } : {}),
     });
@@ -86,7 +87,8 @@ export class SimpleKeywordStrategy implements ContextStrategy {
     return (
       "simple-keyword: BM25 over chunk text, generated context, defined symbols and path " +
       "(FTS5, Porter-stemmed), with identifiers kept whole and split into camelCase, " +
-      "snake_case and kebab-case parts; English function words are dropped from the query."
+      "snake_case and kebab-case parts; English function words are dropped from the query, " +
+      "and the first line of a task of several lines (its title) counts twice."
     );
   }
 }
