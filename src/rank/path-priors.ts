@@ -1,6 +1,7 @@
 import { fileRoleOf, rolesAskedFor } from "../core/file-roles.js";
 import type { RankRule } from "../core/rank-signals.js";
 import { fileStemOf, fileWordsOf } from "../text/named-files.js";
+import { taskTitle } from "../text/task-terms.js";
 
 export interface PathPriors {
   /**
@@ -28,7 +29,7 @@ export function pathRulesFor(
   task: string,
   priors: PathPriors = DEFAULT_PATH_PRIORS,
 ): (path: string) => { rules: RankRule[]; reasons: string[] } {
-  const asked = rolesAskedFor(task);
+  const asked = rolesAskedFor(taskTitle(task));
   const lowered = task.toLowerCase();
   const words = fileWordsOf(task);
   return (path) => {

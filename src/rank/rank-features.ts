@@ -3,6 +3,7 @@ import { SYMBOL_KINDS } from "../core/graph.js";
 import type { RankFeatures, RankSignals } from "../core/rank-signals.js";
 import type { ChunkKind } from "../core/types.js";
 import { fileStemOf, fileWordsOf } from "../text/named-files.js";
+import { taskTitle } from "../text/task-terms.js";
 import { taskStems } from "../text/word-stems.js";
 import { namedByTaskWords } from "./name-words.js";
 
@@ -28,7 +29,7 @@ const CO_CHANGE_FULL_BUDGET = 2000;
 
 export function taskFacts(task: string, budget: number): TaskFacts {
   return {
-    asked: rolesAskedFor(task),
+    asked: rolesAskedFor(taskTitle(task)),
     lowered: task.toLowerCase(),
     words: fileWordsOf(task),
     coChangeScale: Math.sqrt(Math.min(1, CO_CHANGE_FULL_BUDGET / Math.max(1, budget))),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { fileRoleOf, rolesAskedFor } from "../../src/core/file-roles.js";
+import { pathRulesFor } from "../../src/rank/path-priors.js";
 import { fileStemOf, fileWordsOf } from "../../src/text/named-files.js";
 import { indexedEngine } from "../helpers/indexed-engine.js";
 import { tempDir, writeFiles } from "../helpers/temp-dir.js";
@@ -93,6 +94,24 @@ describe("file roles", () => {
       "src/config.ts": "source",
       "src/core/config/loader.js": "source",
     });
+  });
+
+  it("reads them off the title of a task of several lines", () => {
+    const issue = [
+      "Retry drops jobs after a timeout",
+      "",
+      "```js",
+      "expect(retry(job)).toBe(true) // jest",
+      "```",
+      "- Version: 1.8.15, installed with npm install",
+    ].join("\n");
+    const rules = pathRulesFor(issue);
+    expect(rules("test/retry.test.js").reasons).toContain(
+      "test file ×0.5 (the task does not ask for test files)",
+    );
+    expect(rules("package.json").reasons[0]).toMatch(/^config file/);
+    const asking = pathRulesFor("Add a test for retry timeouts\n\nJobs time out.");
+    expect(asking("test/retry.test.js").rules.map(({ rule }) => rule)).not.toContain("other-role");
   });
 
   it("reads which of them a task asks for", () => {
