@@ -9,6 +9,8 @@ const MAX_TITLE_TERMS = 24;
 /** How many times a title counts, at least and at most. */
 const LEAST_TITLE_COUNT = 2;
 const MOST_TITLE_COUNT = 4;
+/** "Task:", "Bug report:": a first line that introduces what follows rather than saying what it is about. */
+const LABEL = /^[^\p{L}\p{N}]*[\p{L}\p{N}_-]+(?:\s+[\p{L}\p{N}_-]+)?\s*:\s*$/u;
 
 /**
  * What a keyword search for a task asks: the task's terms, then its title's
@@ -46,7 +48,8 @@ export function repeatedTitleTerms(task: string): string[] {
 
 /**
  * What a task says it is about: its first line when it has several (a
- * commit's or an issue's title), else the whole task. The kinds of file a task
+ * commit's or an issue's title) unless that line only introduces the rest
+ * ("Task:"), else the whole task. The kinds of file a task
  * asks for are read off it: an issue's body says "Version: 1.8.15", "jest" and
  * "npm install" in passing, which ask for no settings or tests (over the commit
  * benchmark and the issue set, reading them off the title raised eleven of the
@@ -55,5 +58,7 @@ export function repeatedTitleTerms(task: string): string[] {
  */
 export function taskTitle(task: string): string {
   const lines = task.split("\n").filter((line) => line.trim() !== "");
-  return lines.length >= 2 ? (lines[0] as string) : task;
+  const [first] = lines;
+  if (lines.length < 2 || first === undefined || LABEL.test(first)) return task;
+  return first;
 }

@@ -28,6 +28,15 @@ describe("a task's search terms", () => {
     expect(repeats(`${title}\n${body(400)}`)).toBe(4);
   });
 
+  it("takes a first line that only introduces the rest (`Task:`) for no title", () => {
+    for (const label of ["Task:", "## Bug report:", "Context :"]) {
+      const task = `${label}\nThe scheduler drops retried jobs\nwhen the queue is full`;
+      expect(taskSearchTerms(task)).toEqual(queryTerms(task));
+    }
+    const titled = "Improve diagnostic for Flag without inversion:\nWhen a user declares a flag";
+    expect(taskSearchTerms(titled)).not.toEqual(queryTerms(titled));
+  });
+
   it("asks a one-line task, and a first line that is a paragraph, once", () => {
     expect(taskSearchTerms("Scheduler drops retried jobs")).toEqual(
       queryTerms("Scheduler drops retried jobs"),
