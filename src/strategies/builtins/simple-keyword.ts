@@ -88,7 +88,8 @@ export class SimpleKeywordStrategy implements ContextStrategy {
       "simple-keyword: BM25 over chunk text, generated context, defined symbols and path " +
       "(FTS5, Porter-stemmed), with identifiers kept whole and split into camelCase, " +
       "snake_case and kebab-case parts; English function words are dropped from the query, " +
-      "and the first line of a task of several lines (its title) counts twice."
+      "and the first line of a task of several lines (its title) counts two to four times, " +
+      "more the longer the rest."
     );
   }
 }
