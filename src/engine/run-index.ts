@@ -43,9 +43,11 @@ import { indexProject } from "./index-project.js";
  * Scala, Dart, Lua, Elixir, Bash, Zig, Vue and Svelte scripts) and four
  * formats cut by their structure (YAML, TOML, HCL, CSS), JavaScript's
  * `exports.f =` and `X.prototype.f =` are definitions and `require` names what
- * it imports, signatures run to their body and Python's include its decorators).
+ * it imports, signatures run to their body and Python's include its decorators);
+ * 14: a JavaScript module written inside one function (an IIFE, a plugin
+ * exported as a function) defines what its statements assign, as the top level's do.
  */
-export const INGEST_VERSION = "13";
+export const INGEST_VERSION = "14";
 
 export interface IndexRunOptions {
   readonly choice: GeneratorChoice;

@@ -7,10 +7,11 @@ import type { TopLevelDefinition, TopLevelRules } from "./language.js";
  * module's top level rather than by declarations. `const f = …`,
  * `exports.f = function …`, `res.send = function send …`,
  * `View.prototype.lookup = function …`, `a.b = a.c = function …` and
- * `Object.defineProperty(obj, "name", { get: … })`. They are read from the
- * root's children: asking each of a file's assignments for its parents, or
- * searching every assignment of every function body, cost more than the rest
- * of the graph (three.js).
+ * `Object.defineProperty(obj, "name", { get: … })`, and the same statements
+ * in a function that is the whole module (an IIFE, a plugin exported as a
+ * function). They are read from the root's children and those bodies: asking
+ * each of a file's assignments for its parents, or searching every assignment
+ * of every function body, cost more than the rest of the graph (three.js).
  */
 
 const FUNCTION_VALUES = new Set([
@@ -39,18 +40,86 @@ function find(root: Node): TopLevelDefinition[] {
       }
       continue;
     }
-    if (child.type !== "expression_statement") continue;
-    let expression = child.namedChildren[0] ?? null;
-    // `req.get = req.header = function header(…)`: each member assigned is defined.
-    while (expression?.type === "assignment_expression") {
-      if (expression.childForFieldName("left")?.type === "member_expression")
-        found.push({ node: expression, type: expression.type });
-      expression = expression.childForFieldName("right");
+    if (child.type === "expression_statement") findAssigned(child, found);
+    // A module written inside one function: its statements define as a module's would.
+    for (const body of moduleBodies(child)) {
+      for (const statement of body.namedChildren) {
+        if (statement.type === "expression_statement") findAssigned(statement, found);
+        else if (LOCAL_DECLARATIONS.has(statement.type)) findLocalFunctions(statement, found);
+      }
     }
-    if (expression?.type === "call_expression" && isDefineProperty(expression))
-      found.push({ node: expression, type: DEFINE_PROPERTY });
   }
   return found;
+}
+
+const LOCAL_DECLARATIONS = new Set(["lexical_declaration", "variable_declaration"]);
+
+/** `var Widget = function (…)` in a module's function: its locals that are values (`const proto = …`) define nothing. */
+function findLocalFunctions(declaration: Node, found: TopLevelDefinition[]): void {
+  for (const declarator of declaration.namedChildren) {
+    const value = declarator.childForFieldName("value")?.type ?? "";
+    if (FUNCTION_VALUES.has(value) || CLASS_VALUES.has(value))
+      found.push({ node: declarator, type: declarator.type });
+  }
+}
+
+/** `a.b = …`, `req.get = req.header = function …` (each member assigned is defined) and defineProperty calls. */
+function findAssigned(statement: Node, found: TopLevelDefinition[]): void {
+  let expression = statement.namedChildren[0] ?? null;
+  while (expression?.type === "assignment_expression") {
+    if (expression.childForFieldName("left")?.type === "member_expression")
+      found.push({ node: expression, type: expression.type });
+    expression = expression.childForFieldName("right");
+  }
+  if (expression?.type === "call_expression" && isDefineProperty(expression))
+    found.push({ node: expression, type: DEFINE_PROPERTY });
+}
+
+/**
+ * The bodies of functions that are the whole module: an IIFE
+ * (`(function () { … })()`, `!function () { … }()`) and a factory it is
+ * handed (UMD's `(function (root, factory) { … })(this, function () { … })`),
+ * an AMD module's factory, or a plugin exported as a function (`export default (option, Class) => {
+ * proto.week = function … }`, `module.exports = function (Vue) { … }`).
+ */
+function moduleBodies(statement: Node): Node[] {
+  let values: (Node | null)[] = [];
+  if (statement.type === "export_statement") {
+    const value =
+      statement.childForFieldName("declaration") ?? statement.childForFieldName("value");
+    values = [value?.type === "function_declaration" ? value : moduleFunction(value)];
+  } else if (statement.type === "expression_statement") {
+    let expression = statement.namedChildren[0] ?? null;
+    if (expression?.type === "unary_expression")
+      expression = expression.childForFieldName("argument");
+    if (expression?.type === "call_expression") {
+      const called = expression.childForFieldName("function");
+      const callee = moduleFunction(called);
+      const handed = expression.childForFieldName("arguments")?.namedChildren ?? [];
+      if (callee) values = [callee, ...handed.map(moduleFunction)];
+      // AMD: `define(["dep"], function (dep) { … })`.
+      else if (called?.type === "identifier" && called.text === "define")
+        values = handed.map(moduleFunction);
+    } else if (
+      expression?.type === "assignment_expression" &&
+      expression.childForFieldName("left")?.text.replace(/\s+/g, "") === "module.exports"
+    ) {
+      values = [moduleFunction(expression.childForFieldName("right"))];
+    }
+  }
+  const bodies: Node[] = [];
+  for (const value of values) {
+    const body = value?.childForFieldName("body");
+    if (body?.type === "statement_block") bodies.push(body);
+  }
+  return bodies;
+}
+
+/** A function expression, arrow or not, in parentheses or not. */
+function moduleFunction(node: Node | null): Node | null {
+  let current = node;
+  while (current?.type === "parenthesized_expression") current = current.namedChildren[0] ?? null;
+  return current && FUNCTION_VALUES.has(current.type) ? current : null;
 }
 
 function isDefineProperty(call: Node): boolean {

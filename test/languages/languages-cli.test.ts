@@ -167,3 +167,48 @@ describe("JavaScript as npm writes it, and whole signatures", () => {
     );
   });
 });
+describe("JavaScript modules written inside one function", () => {
+  const repo = gitRepo({
+    // dayjs's plugins: the module is the function it exports.
+    "src/plugin/weekOfYear/index.js": [
+      "import { W } from '../../constant'",
+      "",
+      "export default (option, Dayjs) => {",
+      "  const proto = Dayjs.prototype",
+      "  proto.week = function (week = null) {",
+      "    return Math.ceil(this.diff(this.startOf('year'), W, true))",
+      "  }",
+      "}",
+      "",
+    ].join("\n"),
+    "src/constant.js": "export const W = 'week'\n",
+    // A browser library of before bundlers: UMD, its factory holding the module.
+    "lib/format.js": [
+      "(function (global, factory) {",
+      "  global.Format = factory()",
+      "})(this, function () {",
+      "  var Format = function (pattern) { this.pattern = pattern }",
+      "  Format.prototype.render = function render(values) {",
+      "    return this.pattern",
+      "  }",
+      "  return Format",
+      "})",
+      "",
+    ].join("\n"),
+  });
+
+  it("finds what a plugin's exported function and a UMD factory define", () => {
+    expect(runCli(["index", "."], repo).code).toBe(0);
+    expect(runCli(["symbols", "week"], repo).stdout).toContain(
+      "src/plugin/weekOfYear/index.js:5-7 method proto.week",
+    );
+    expect(runCli(["symbols", "Format.render"], repo).stdout).toContain(
+      "lib/format.js:5-7 method Format.render",
+    );
+    expect(runCli(["symbols", "Format"], repo).stdout).toContain(
+      "lib/format.js:4-4 function Format",
+    );
+    // Its locals that are values are no definitions.
+    expect(runCli(["symbols", "proto"], repo).stdout).not.toContain("weekOfYear");
+  });
+});
