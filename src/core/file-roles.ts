@@ -51,6 +51,8 @@ const FOLDERS: Readonly<Record<string, FileRole>> = {
   ".devcontainer": "config",
   ".vscode": "config",
   ".idea": "config",
+  // .NET's engineering folder: build, versioning and CI scripts.
+  eng: "config",
 };
 /** `deno_dist/`, `esm-dist/`: a build's copy of the sources, committed. */
 const DIST_FOLDER = /[_-]dist$/;
@@ -72,12 +74,13 @@ const MINIFIED = /[.-]min\.[cm]?js$/;
 /**
  * How a project is built, checked and packaged rather than what it does:
  * manifests, lock files, tool and CI settings (also those written as code:
- * `karma.conf.js`, `vite.config.ts`, `gulpfile.js`), project and solution files.
+ * `karma.conf.js`, `vite.config.ts`, `gulpfile.js`, Cake's `build.cake`), project
+ * and solution files.
  * Such files share a task's words (an analyzer's settings list every rule with
  * its description) without being the code a task reads or changes.
  */
 const CONFIG_FILE =
-  /\.(json|jsonc|json5|ya?ml|toml|ini|cfg|conf|config|globalconfig|editorconfig|props|targets|csproj|fsproj|vbproj|sln|slnx|nuspec|ruleset|xml|properties|plist|lock|gradle|gradle\.kts|env|gemspec|podspec|cabal)$|^\.[a-z0-9_.-]+$|^(dockerfile|makefile|gemfile|rakefile|podfile|vagrantfile|procfile|cmakelists\.txt|meson\.build|build\.bazel|workspace|go\.mod|go\.sum|requirements[^/]*\.txt)$|\.(conf|config|rc)\.[cm]?[jt]s$|^(gulpfile|gruntfile)\.[cm]?[jt]s$/i;
+  /\.(json|jsonc|json5|ya?ml|toml|ini|cfg|conf|config|globalconfig|editorconfig|props|targets|csproj|fsproj|vbproj|sln|slnx|nuspec|ruleset|cake|xml|properties|plist|lock|gradle|gradle\.kts|env|gemspec|podspec|cabal)$|^\.[a-z0-9_.-]+$|^(dockerfile|makefile|gemfile|rakefile|podfile|vagrantfile|procfile|cmakelists\.txt|meson\.build|build\.bazel|workspace|go\.mod|go\.sum|requirements[^/]*\.txt)$|\.(conf|config|rc)\.[cm]?[jt]s$|^(gulpfile|gruntfile)\.[cm]?[jt]s$/i;
 
 /** A minified bundle (`app.min.js`): one line of thousands of names. */
 export function isMinified(path: string): boolean {
