@@ -79,8 +79,9 @@ function findAssigned(statement: Node, found: TopLevelDefinition[]): void {
  * The bodies of functions that are the whole module: an IIFE
  * (`(function () { … })()`, `!function () { … }()`) and a factory it is
  * handed (UMD's `(function (root, factory) { … })(this, function () { … })`),
- * an AMD module's factory, or a plugin exported as a function (`export default (option, Class) => {
- * proto.week = function … }`, `module.exports = function (Vue) { … }`).
+ * an AMD module's factory, or a plugin exported as a function
+ * (`export default (option, Class) => { proto.week = function … }`,
+ * `module.exports = function (Vue) { … }`).
  */
 function moduleBodies(statement: Node): Node[] {
   let values: (Node | null)[] = [];
