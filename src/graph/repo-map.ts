@@ -105,6 +105,8 @@ function render(graph: LoadedGraph, shown: readonly GraphNode[]): string {
     out.push(`${visibleLine(graph.files[file]?.path ?? "")}:`);
     let lastEnd = 0;
     for (const node of nodes) {
+      // `res.set =\nres.header = function header(…)`: the outer signature already showed the inner.
+      if (node.startLine <= lastEnd) continue;
       if (node.startLine > lastEnd + 1) out.push("⋮");
       const indent = "  ".repeat(depthOf(graph, node));
       const lines = signatureLines(node);
