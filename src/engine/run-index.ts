@@ -45,7 +45,8 @@ import { indexProject } from "./index-project.js";
  * `exports.f =` and `X.prototype.f =` are definitions and `require` names what
  * it imports, signatures run to their body and Python's include its decorators);
  * 14: a JavaScript module written inside one function (an IIFE, a plugin
- * exported as a function) defines what its statements assign, as the top level's do.
+ * exported as a function) defines what its statements assign, as the top
+ * level's do, and Ruby's `attr_accessor :a, :b` defines the methods it names.
  */
 export const INGEST_VERSION = "14";
 

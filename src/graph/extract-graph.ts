@@ -167,6 +167,12 @@ export function extractGraph(
       if (declared) skip.add(declared.startIndex);
     }
     if (spec.imports.has(type)) readImport(node);
+    if (spec.definingCalls?.types.has(type)) {
+      const owner = owners[owners.length - 1]?.name ?? "";
+      const line = source.slice(start, node.endIndex).split("\n", 1)[0] ?? "";
+      for (const name of spec.definingCalls.names(node))
+        definitions.push(definitionOf(node, name, "method", line, owner, ""));
+    }
     if (spec.inherits.has(type)) inheritSpans.add(start, node.endIndex);
     if (spec.typeContexts.has(type)) typedSpans.add(start, node.endIndex);
   };

@@ -33,6 +33,7 @@ export function typesOf(language: Language, spec: GraphRules): GraphTypes {
       ...spec.inherits,
       ...spec.typeContexts,
       ...spec.declarations,
+      ...(spec.definingCalls?.types ?? []),
     ]);
     const names = [...spec.identifiers].filter(has);
     const searched = new SearchedTypes(language, [...[...structure].filter(has), ...names]);

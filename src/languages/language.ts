@@ -101,6 +101,14 @@ export interface GraphRules {
   /** Definitions read from the file's top-level statements rather than searched for (JavaScript's `exports.f = …`). */
   readonly topLevel?: TopLevelRules;
   /**
+   * Calls that define methods by name (Ruby's `attr_accessor :status, :headers`):
+   * the node types, and the names a node of them defines (none for other calls).
+   */
+  readonly definingCalls?: {
+    readonly types: ReadonlySet<string>;
+    readonly names: (node: Node) => readonly string[];
+  };
+  /**
    * Node types that declare a name without defining it (a C prototype, a C++
    * method declared in its class body and defined elsewhere): the name is
    * neither a definition nor a use.

@@ -1,4 +1,5 @@
 import { posix } from "node:path";
+import type { Node } from "web-tree-sitter";
 import { exact, stringIn, suffix } from "./import-paths.js";
 import {
   type GrammarSpec,
@@ -7,6 +8,22 @@ import {
   typeSet,
   VSCODE,
 } from "./language.js";
+
+const ACCESSORS = new Set(["attr_accessor", "attr_reader", "attr_writer"]);
+
+/** `attr_accessor :status, :headers` defines the methods `status` and `headers` (and their writers). */
+function accessorNames(call: Node): string[] {
+  if (call.childForFieldName("receiver")) return [];
+  const method = call.childForFieldName("method")?.text ?? "";
+  if (!ACCESSORS.has(method)) return [];
+  const names: string[] = [];
+  for (const argument of call.childForFieldName("arguments")?.namedChildren ?? []) {
+    if (argument.type !== "simple_symbol") continue;
+    const name = argument.text.slice(1);
+    if (/^[A-Za-z_]\w*$/.test(name)) names.push(name);
+  }
+  return names;
+}
 
 const grammar: GrammarSpec = {
   wasm: `${VSCODE}/tree-sitter-ruby.wasm`,
@@ -34,6 +51,7 @@ export const ruby: LanguageSupport = {
     typeContexts: typeSet(),
     imports: typeSet("call"),
     declarations: typeSet(),
+    definingCalls: { types: typeSet("call"), names: accessorNames },
   },
   readImports: (node) => {
     const method = node.childForFieldName("method")?.text;

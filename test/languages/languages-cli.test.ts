@@ -214,3 +214,29 @@ describe("JavaScript modules written inside one function", () => {
     expect(runCli(["symbols", "proto"], repo).stdout).not.toContain("weekOfYear");
   });
 });
+
+describe("Ruby attribute accessors", () => {
+  const repo = gitRepo({
+    "lib/rack/response.rb": [
+      "module Rack",
+      "  class Response",
+      "    attr_accessor :status, :length",
+      "    attr_reader :headers",
+      "",
+      "    def finish",
+      "      [status, headers]",
+      "    end",
+      "  end",
+      "end",
+      "",
+    ].join("\n"),
+  });
+
+  it("are definitions of the methods they name", () => {
+    expect(runCli(["index", "."], repo).code).toBe(0);
+    expect(runCli(["symbols", "Response.status"], repo).stdout).toContain(
+      "lib/rack/response.rb:3-3 method Response.status",
+    );
+    expect(runCli(["symbols", "headers"], repo).stdout).toContain("attr_reader :headers");
+  });
+});
