@@ -46,7 +46,8 @@ import { indexProject } from "./index-project.js";
  * it imports, signatures run to their body and Python's include its decorators);
  * 14: a JavaScript module written inside one function (an IIFE, a plugin
  * exported as a function) defines what its statements assign, as the top
- * level's do, and Ruby's `attr_accessor :a, :b` defines the methods it names.
+ * level's do, and Ruby's `attr_accessor :a, :b`, `define_method(:a)`,
+ * `alias_method :a, :b` and `alias a b` define the methods they name.
  */
 export const INGEST_VERSION = "14";
 

@@ -10,17 +10,32 @@ import {
 } from "./language.js";
 
 const ACCESSORS = new Set(["attr_accessor", "attr_reader", "attr_writer"]);
+/** Calls whose first argument names the one method they define. */
+const NAMING_FIRST = new Set(["define_method", "alias_method"]);
+const METHOD_NAME = /^[A-Za-z_]\w*[?!=]?$/;
 
-/** `attr_accessor :status, :headers` defines the methods `status` and `headers` (and their writers). */
-function accessorNames(call: Node): string[] {
+/**
+ * The methods a call defines by name: `attr_accessor :status, :headers`
+ * (and `attr_reader`, `attr_writer`), `define_method(:shout)`,
+ * `alias_method :yell, :shout` and `alias yell shout` (the new name). A name that is computed
+ * (`define_method(name)`) or a call on a receiver defines nothing seen here.
+ */
+function definedNames(call: Node): string[] {
+  if (call.type === "alias") {
+    // `alias holler shout`, `alias :holler :shout`: the first name is the new one.
+    const name = call.namedChildren[0]?.text.replace(/^:/, "") ?? "";
+    return METHOD_NAME.test(name) ? [name] : [];
+  }
   if (call.childForFieldName("receiver")) return [];
   const method = call.childForFieldName("method")?.text ?? "";
-  if (!ACCESSORS.has(method)) return [];
+  const accessor = ACCESSORS.has(method);
+  if (!accessor && !NAMING_FIRST.has(method)) return [];
+  const all = call.childForFieldName("arguments")?.namedChildren ?? [];
   const names: string[] = [];
-  for (const argument of call.childForFieldName("arguments")?.namedChildren ?? []) {
-    if (argument.type !== "simple_symbol") continue;
-    const name = argument.text.slice(1);
-    if (/^[A-Za-z_]\w*$/.test(name)) names.push(name);
+  for (const argument of accessor ? all : all.slice(0, 1)) {
+    const name = argument.type === "simple_symbol" ? argument.text.slice(1) : "";
+    // An accessor's name is a plain word; a method may end in ?, ! or =.
+    if (accessor ? /^[A-Za-z_]\w*$/.test(name) : METHOD_NAME.test(name)) names.push(name);
   }
   return names;
 }
@@ -51,7 +66,7 @@ export const ruby: LanguageSupport = {
     typeContexts: typeSet(),
     imports: typeSet("call"),
     declarations: typeSet(),
-    definingCalls: { types: typeSet("call"), names: accessorNames },
+    definingCalls: { types: typeSet("call", "alias"), names: definedNames },
   },
   readImports: (node) => {
     const method = node.childForFieldName("method")?.text;

@@ -226,6 +226,7 @@ describe("Ruby attribute accessors", () => {
       "    def finish",
       "      [status, headers]",
       "    end",
+      "    alias to_a finish",
       "  end",
       "end",
       "",
@@ -238,5 +239,8 @@ describe("Ruby attribute accessors", () => {
       "lib/rack/response.rb:3-3 method Response.status",
     );
     expect(runCli(["symbols", "headers"], repo).stdout).toContain("attr_reader :headers");
+    expect(runCli(["symbols", "Response.to_a"], repo).stdout).toContain(
+      "lib/rack/response.rb:9-9 method Response.to_a",
+    );
   });
 });
