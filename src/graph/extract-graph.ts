@@ -167,10 +167,15 @@ export function extractGraph(
       if (declared) skip.add(declared.startIndex);
     }
     if (spec.imports.has(type)) readImport(node);
-    if (spec.definingCalls?.types.has(type)) {
+    const defined = spec.definingCalls?.types.has(type) ? spec.definingCalls.names(node) : [];
+    if (defined.length > 0) {
       const owner = owners[owners.length - 1]?.name ?? "";
-      const line = source.slice(start, node.endIndex).split("\n", 1)[0] ?? "";
-      for (const name of spec.definingCalls.names(node))
+      const newline = source.indexOf("\n", start);
+      const line = source.slice(
+        start,
+        newline < 0 ? node.endIndex : Math.min(newline, node.endIndex),
+      );
+      for (const name of defined)
         definitions.push(definitionOf(node, name, "method", line, owner, ""));
     }
     if (spec.inherits.has(type)) inheritSpans.add(start, node.endIndex);
