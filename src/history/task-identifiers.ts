@@ -121,7 +121,7 @@ export async function expandedTerms(
   const expansion = temporal ? await temporal.taskIdentifiers(own, EXPANSION_IDENTIFIERS) : [];
   const all = new Set(own);
   for (const { name } of expansion) all.add(name.toLowerCase());
-  return { terms: [...all, ...repeatedTitleTerms(task)], expansion };
+  return { terms: [...all, ...repeatedTitleTerms(task, own)], expansion };
 }
 
 /** Why a chunk is there, for `--explain`: the expansion's identifiers it holds. */

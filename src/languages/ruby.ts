@@ -13,12 +13,15 @@ const ACCESSORS = new Set(["attr_accessor", "attr_reader", "attr_writer"]);
 /** Calls whose first argument names the one method they define. */
 const NAMING_FIRST = new Set(["define_method", "alias_method"]);
 const METHOD_NAME = /^[A-Za-z_]\w*[?!=]?$/;
+/** An accessor's name is a plain word. */
+const ACCESSOR_NAME = /^[A-Za-z_]\w*$/;
 
 /**
  * The methods a call defines by name: `attr_accessor :status, :headers`
  * (and `attr_reader`, `attr_writer`), `define_method(:shout)`,
- * `alias_method :yell, :shout` and `alias yell shout` (the new name). A name that is computed
- * (`define_method(name)`) or a call on a receiver defines nothing seen here.
+ * `alias_method :yell, :shout` and `alias yell shout` (the new name). A name
+ * that is computed (`define_method(name)`) or a call on a receiver defines
+ * nothing seen here.
  */
 function definedNames(call: Node): string[] {
   if (call.type === "alias") {
@@ -34,8 +37,7 @@ function definedNames(call: Node): string[] {
   const names: string[] = [];
   for (const argument of accessor ? all : all.slice(0, 1)) {
     const name = argument.type === "simple_symbol" ? argument.text.slice(1) : "";
-    // An accessor's name is a plain word; a method may end in ?, ! or =.
-    if (accessor ? /^[A-Za-z_]\w*$/.test(name) : METHOD_NAME.test(name)) names.push(name);
+    if ((accessor ? ACCESSOR_NAME : METHOD_NAME).test(name)) names.push(name);
   }
   return names;
 }

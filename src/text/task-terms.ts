@@ -21,7 +21,8 @@ const LABEL = /^[^\p{L}\p{N}]*[\p{L}\p{N}_-]+(?:\s+[\p{L}\p{N}_-]+)?\s*:\s*$/u;
  * A task of one line has no title apart from itself and is searched as before.
  */
 export function taskSearchTerms(task: string): string[] {
-  return [...queryTerms(task), ...repeatedTitleTerms(task)];
+  const own = queryTerms(task);
+  return [...own, ...repeatedTitleTerms(task, own)];
 }
 
 /**
@@ -32,10 +33,13 @@ export function taskSearchTerms(task: string): string[] {
  * each of the twenty repositories of the commit benchmark and the issue set
  * out in turn (every fold chose this); none for a task of one line.
  */
-export function repeatedTitleTerms(task: string): string[] {
+export function repeatedTitleTerms(
+  task: string,
+  /** The task's terms, when the caller has them already. */
+  own: readonly string[] = queryTerms(task),
+): string[] {
   const first = taskTitle(task);
   if (first === task) return [];
-  const own = queryTerms(task);
   const ownSet = new Set(own);
   const title = queryTerms(first).filter((term) => ownSet.has(term));
   if (title.length === 0 || title.length > MAX_TITLE_TERMS) return [];
