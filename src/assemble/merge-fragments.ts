@@ -81,9 +81,16 @@ function combine(a: ContextFragment, b: ContextFragment): ContextFragment {
     content = `${a.content}\n${extra.join("\n")}`;
   }
   const best = b.score > a.score ? b : a;
+  const other = best === a ? b : a;
   const endLine = Math.max(endA, endB);
+  // Lines a placement rule added (the rest of a file, the lines around a fragment) say so.
+  const added = other.rank?.placed ? (other.ranking ?? []) : [];
+  const ranking = [...(best.ranking ?? []), ...added.filter((r) => !best.ranking?.includes(r))];
   return {
     ...best,
+    ...(ranking.length > 0 ? { ranking } : {}),
+    // A signature with whole lines beside it is shown as lines, not as a signature.
+    detailDepth: a.detailDepth === "full" || b.detailDepth === "full" ? "full" : best.detailDepth,
     id: withLines(a.id, a.source.startLine, endLine),
     source: { ...a.source, endLine },
     content,

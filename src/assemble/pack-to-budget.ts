@@ -4,6 +4,7 @@ import type { TokenCounter } from "../core/token-counter.js";
 import { type CountedPart, countJoined } from "../tokens/joined-count.js";
 import { isPieceBoundary } from "../tokens/piece-boundaries.js";
 import { reduceDetail } from "./detail-depth.js";
+import { AROUND_FRAGMENTS, inOrderWithLinesAround } from "./lines-around.js";
 import { compareForOutput, mergeFragments } from "./merge-fragments.js";
 import { type Renderer, renderAll } from "./renderers.js";
 import { worthItsTokens } from "./worth-its-tokens.js";
@@ -32,6 +33,13 @@ export interface PackOptions {
    * of any strategy. Without it, all candidates compete for the whole budget.
    */
   readonly allocation?: ReadonlyMap<string, number>;
+  /**
+   * The lines around a chosen fragment, offered once the answer is chosen:
+   * what was chosen is packed again by score alone with the lines around its
+   * best `AROUND_FRAGMENTS` fragments, which take the place of the weakest.
+   * Their `tokens` are not read: they are counted as they are packed.
+   */
+  readonly around?: (fragment: ContextFragment) => readonly ContextFragment[];
 }
 
 export interface PackResult {
@@ -113,13 +121,20 @@ export function packToBudget(
   let packedCost = frame;
   let reduced = 0;
   const spentBy = new Map<string, number>();
-  const placed = new Map<string, { depth: DetailDepth; candidate: ContextFragment }>();
+  const placed = new Map<string, Placed>();
+  // Every candidate added, in order (two candidates may share an id: a pinned file a search found too).
+  const picks: Placed[] = [];
 
-  /** Adds the candidate at the richest of `depths` that fits both the limit and `share`. */
+  /**
+   * Adds the candidate at the richest of `depths` that fits both the limit and
+   * `share`; `as`: the candidate and depth it stands for when it is one chosen
+   * before (null: an offer that stands for none).
+   */
   const tryAdd = (
     candidate: ContextFragment,
     share: number,
     depths: readonly DetailDepth[],
+    as?: Omit<Placed, "variant"> | null,
   ): boolean => {
     const spent = spentBy.get(candidate.strategy) ?? 0;
     // A lower depth keeps the fragment's file, so its group and room are the same at every depth.
@@ -149,8 +164,12 @@ export function packToBudget(
       groups.set(key, { chosen, merged, cost: groupCost });
       packedCost = total;
       spentBy.set(candidate.strategy, spent + cost);
-      if (depth !== "full") reduced++;
-      placed.set(candidate.id, { depth, candidate });
+      if (as === null) return true;
+      const stood = as ?? { depth, candidate };
+      if (stood.depth !== "full") reduced++;
+      const pick = { ...stood, variant };
+      placed.set(stood.candidate.id, pick);
+      picks.push(pick);
       return true;
     }
     return false;
@@ -181,6 +200,41 @@ export function packToBudget(
     if (!tryAdd(candidate, Number.POSITIVE_INFINITY, DEPTHS)) dropped++;
   }
 
+  const around = options.around;
+  const chosen = [...picks];
+  const offers = around
+    ? chosen
+        .map(({ variant }) => variant)
+        .filter((variant) => variant.tier !== "hot")
+        .sort(compareForOutput)
+        .slice(0, AROUND_FRAGMENTS)
+        .flatMap((variant) => around(variant))
+    : [];
+  if (offers.length > 0) {
+    groups.clear();
+    spentBy.clear();
+    placed.clear();
+    picks.length = 0;
+    packedCost = frame;
+    reduced = 0;
+    const again = inOrderWithLinesAround<{ fragment: ContextFragment; stood: Placed | null }>(
+      chosen.map((stood) => ({ fragment: stood.variant, stood })),
+      offers.map((fragment) => ({ fragment, stood: null })),
+    );
+    for (const { fragment, stood } of again) {
+      if (stood) {
+        if (!tryAdd(fragment, Number.POSITIVE_INFINITY, ["full"], stood)) dropped++;
+        continue;
+      }
+      // Lines around are counted here, only as far as the room: most of them do not fit.
+      const room = limit - packedCost;
+      if (room <= 0) continue;
+      const tokens = countUpTo(fragment.content, room + SEAM_TOKENS);
+      if (tokens - SEAM_TOKENS > room) continue;
+      tryAdd({ ...fragment, tokens }, Number.POSITIVE_INFINITY, ["full"], null);
+    }
+  }
+
   let packed = [...groups.values()].flatMap((group) => group.merged).sort(compareForOutput);
   for (;;) {
     const { output, tokensUsed } = renderCounted(renderer, task, budget, packed, {
@@ -199,6 +253,13 @@ export function packToBudget(
     packed = packed.slice(0, -1);
     dropped++;
   }
+}
+
+/** A candidate that made it in: at what depth, and as what variant. */
+interface Placed {
+  readonly depth: DetailDepth;
+  readonly candidate: ContextFragment;
+  readonly variant: ContextFragment;
 }
 
 interface PackedGroup {

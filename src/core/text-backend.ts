@@ -14,11 +14,26 @@ export interface TextHit {
   readonly score: number;
 }
 
+/** Lines `from` to `to` of a document, 1-based and inclusive. */
+export interface LineSpan {
+  readonly from: number;
+  readonly to: number;
+}
+
 /** Full-text search over indexed chunks: what `simple-keyword` needs. */
 export interface TextBackend {
   searchText(query: TextQuery): Promise<TextHit[]>;
-  /** Chunks of one document in line order (for neighbours of a hit); with `limit`, only its first that many. */
-  getDocumentChunks(resourceId: string, path: string, limit?: number): Promise<StoredChunk[]>;
+  /**
+   * Chunks of one document in line order (for neighbours of a hit); with
+   * `limit`, only its first that many; with `lines`, only those that hold a
+   * line of that span (a few lines of a large file, read without the rest).
+   */
+  getDocumentChunks(
+    resourceId: string,
+    path: string,
+    limit?: number,
+    lines?: LineSpan,
+  ): Promise<StoredChunk[]>;
 }
 
 /** BM25 weight of each indexed field of a chunk. */

@@ -1,3 +1,4 @@
+import { linesAround, linesOfFirstFiles } from "../assemble/lines-around.js";
 import { withSmallFilesWhole } from "../assemble/small-files-whole.js";
 import type { ResolvedConfig } from "../config/resolved-config.js";
 import type { Store } from "../core/store.js";
@@ -85,6 +86,13 @@ export async function answerQuery(parts: QueryParts, options: QueryOptions): Pro
     enabled,
     { ...(options.signal ? { signal: options.signal } : {}), ...(plan ? { plan } : {}) },
   );
+  const candidates = await withSmallFilesWhole(
+    pipelineOutput.candidates,
+    backends.text,
+    parts.counter,
+    budget,
+  );
+  const linesOf = await linesOfFirstFiles(candidates, backends.text);
   const result = packAnswer({
     task: options.task,
     budget: options.budget,
@@ -93,16 +101,9 @@ export async function answerQuery(parts: QueryParts, options: QueryOptions): Pro
     explain: options.explain ?? false,
     resources,
     hot,
-    output: {
-      ...pipelineOutput,
-      candidates: await withSmallFilesWhole(
-        pipelineOutput.candidates,
-        backends.text,
-        parts.counter,
-        budget,
-      ),
-    },
+    output: { ...pipelineOutput, candidates },
     counter: parts.counter,
+    around: (fragment) => linesAround(fragment, linesOf),
     settingsFor: (name) => config.strategies.settingsFor(name),
   });
   const graph = config.graph ? () => parts.graph.load() : null;

@@ -2,6 +2,7 @@ import { packToBudget } from "../assemble/pack-to-budget.js";
 import type { OutputFormat } from "../assemble/renderers.js";
 import { rendererFor } from "../assemble/renderers.js";
 import { UsageError } from "../core/errors.js";
+import type { ContextFragment } from "../core/fragment.js";
 import { fragmentIdShower } from "../core/fragment-id.js";
 import type { TokenCounter } from "../core/token-counter.js";
 import type { Resource } from "../core/types.js";
@@ -23,6 +24,8 @@ export interface AnswerParts {
   readonly output: PipelineOutput;
   readonly counter: TokenCounter;
   readonly settingsFor: (strategy: string) => { readonly maxFragments: number };
+  /** The lines around a chosen fragment, offered once the answer is chosen (see PackOptions). */
+  readonly around?: (fragment: ContextFragment) => readonly ContextFragment[];
 }
 
 /**
@@ -44,6 +47,7 @@ export function packAnswer(parts: AnswerParts): Omit<QueryResult, "requestId" | 
     renderer: rendererFor(parts.format, { explain: parts.explain, runs }),
     counter: parts.counter,
     allocation: parts.hot.withShare(allocation),
+    ...(parts.around ? { around: parts.around } : {}),
   });
   return {
     ...packed,

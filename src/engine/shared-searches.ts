@@ -1,4 +1,4 @@
-import type { TextBackend, TextHit, TextQuery } from "../core/text-backend.js";
+import type { LineSpan, TextBackend, TextHit, TextQuery } from "../core/text-backend.js";
 import type { StoredChunk } from "../core/types.js";
 
 /**
@@ -27,8 +27,18 @@ export function sharedSearches(backend: TextBackend): TextBackend {
       resourceId: string,
       path: string,
       limit?: number,
+      lines?: LineSpan,
     ): Promise<StoredChunk[]> {
       const whole = `${resourceId}\0${path}`;
+      if (lines) {
+        // A file read whole answers a span; a span is not kept (spans seldom repeat).
+        const read = documents.get(whole);
+        if (!read) return backend.getDocumentChunks(resourceId, path, limit, lines);
+        const held = (await read).filter(
+          (chunk) => chunk.endLine >= lines.from && chunk.startLine <= lines.to,
+        );
+        return held.slice(0, limit);
+      }
       // A file read whole answers any first few; a first few are kept apart from it.
       const key = limit === undefined || documents.has(whole) ? whole : `${whole}\0${limit}`;
       let chunks = documents.get(key);

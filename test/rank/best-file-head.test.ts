@@ -167,7 +167,8 @@ describe("the best file's head", () => {
     );
     expect(head?.content).toContain(`import { createHash } from "node:crypto";`);
     expect(head?.content).not.toContain("revokeSession");
-    expect(head?.ranking).toEqual([HEAD_REASON]);
+    // The lines below the head may come with it (lines-around.ts); the reason it is there is first.
+    expect(head?.ranking?.[0]).toBe(HEAD_REASON);
     expect(answer.fragments[0]?.content).toContain("revokeSession");
     expect(answer.output).toContain(HEAD_REASON);
   });

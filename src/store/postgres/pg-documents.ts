@@ -82,12 +82,13 @@ export function pgDocuments(
       checks.intactHits(await searchChunks(session, fieldWeights, query)),
     getChunks: async (chunkIds) =>
       checks.intact((await chunkRows(session, chunkIds)).map(toStoredChunk)),
-    async getDocumentChunks(resourceId, path, limit) {
+    async getDocumentChunks(resourceId, path, limit, lines) {
       const rows = await session.rows<ChunkRow>(
         `SELECT ${CHUNK_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.document_id
-         WHERE d.project_id = $1 AND d.resource_id = $2 AND d.path = $3 ORDER BY c.ordinal
-         LIMIT $4`,
-        [projectId, resourceId, path, limit ?? null],
+         WHERE d.project_id = $1 AND d.resource_id = $2 AND d.path = $3
+           AND ($5::int IS NULL OR c.end_line >= $5) AND ($6::int IS NULL OR c.start_line <= $6)
+         ORDER BY c.ordinal LIMIT $4`,
+        [projectId, resourceId, path, limit ?? null, lines?.from ?? null, lines?.to ?? null],
       );
       return checks.intact(rows.map(toStoredChunk));
     },

@@ -233,7 +233,7 @@ describe.each(STORE_ADAPTER_ROWS)(
       expect((await store.documents.listResources())[0]?.skippedFiles).toEqual([]);
     });
 
-    it("reads a document's chunks in line order, all of them or the first few", async () => {
+    it("reads a document's chunks in line order, all of them, the first few or those of a span", async () => {
       const store = await fresh();
       const resource = await store.documents.ensureResource("/repo", "git");
       const parts = ["import { a } from './a';", "function first() {}", "function second() {}"];
@@ -273,6 +273,20 @@ describe.each(STORE_ADAPTER_ROWS)(
         lines(await store.documents.getDocumentChunks(resource.id, "src/parts.ts", 2)),
       ).toEqual([1, 2]);
       expect(await store.documents.getDocumentChunks(resource.id, "src/missing.ts", 1)).toEqual([]);
+      // A span: only the chunks that hold one of its lines.
+      const span = (from: number, to: number) =>
+        store.documents.getDocumentChunks(resource.id, "src/parts.ts", undefined, { from, to });
+      expect(lines(await span(2, 2))).toEqual([2]);
+      expect(lines(await span(2, 9))).toEqual([2, 3]);
+      expect(lines(await span(4, 9))).toEqual([]);
+      expect(
+        lines(
+          await store.documents.getDocumentChunks(resource.id, "src/parts.ts", 1, {
+            from: 2,
+            to: 3,
+          }),
+        ),
+      ).toEqual([2]);
     });
 
     it("filters by path prefix", async () => {
