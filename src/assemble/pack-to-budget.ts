@@ -39,7 +39,10 @@ export interface PackOptions {
    * best `AROUND_FRAGMENTS` fragments, which take the place of the weakest.
    * Their `tokens` are not read: they are counted as they are packed.
    */
-  readonly around?: (fragment: ContextFragment) => readonly ContextFragment[];
+  readonly around?: (
+    fragment: ContextFragment,
+    shown: (line: number) => boolean,
+  ) => readonly ContextFragment[];
 }
 
 export interface PackResult {
@@ -202,13 +205,24 @@ export function packToBudget(
 
   const around = options.around;
   const chosen = [...picks];
+  // The lines of each file already chosen: the lines around a fragment stop at them.
+  const shownLines = new Map<string, Set<number>>();
+  for (const { variant } of chosen) {
+    if (variant.source.kind !== "file") continue;
+    const lines = shownLines.get(mergeKey(variant)) ?? new Set<number>();
+    for (let line = variant.source.startLine; line <= variant.source.endLine; line++)
+      lines.add(line);
+    shownLines.set(mergeKey(variant), lines);
+  }
   const offers = around
     ? chosen
         .map(({ variant }) => variant)
         .filter((variant) => variant.tier !== "hot")
         .sort(compareForOutput)
         .slice(0, AROUND_FRAGMENTS)
-        .flatMap((variant) => around(variant))
+        .flatMap((variant) =>
+          around(variant, (line) => shownLines.get(mergeKey(variant))?.has(line) === true),
+        )
     : [];
   if (offers.length > 0) {
     groups.clear();

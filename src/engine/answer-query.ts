@@ -103,7 +103,7 @@ export async function answerQuery(parts: QueryParts, options: QueryOptions): Pro
     hot,
     output: { ...pipelineOutput, candidates },
     counter: parts.counter,
-    around: (fragment) => linesAround(fragment, linesOf),
+    around: (fragment, shown) => linesAround(fragment, linesOf, shown),
     settingsFor: (name) => config.strategies.settingsFor(name),
   });
   const graph = config.graph ? () => parts.graph.load() : null;

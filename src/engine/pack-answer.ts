@@ -25,7 +25,10 @@ export interface AnswerParts {
   readonly counter: TokenCounter;
   readonly settingsFor: (strategy: string) => { readonly maxFragments: number };
   /** The lines around a chosen fragment, offered once the answer is chosen (see PackOptions). */
-  readonly around?: (fragment: ContextFragment) => readonly ContextFragment[];
+  readonly around?: (
+    fragment: ContextFragment,
+    shown: (line: number) => boolean,
+  ) => readonly ContextFragment[];
 }
 
 /**

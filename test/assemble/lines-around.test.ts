@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { AROUND_LINES, AROUND_RULE, AROUND_SHARE } from "../../src/assemble/lines-around.js";
+import {
+  AROUND_LINES,
+  AROUND_RULE,
+  AROUND_SHARE,
+  linesAround,
+} from "../../src/assemble/lines-around.js";
 import { packToBudget } from "../../src/assemble/pack-to-budget.js";
 import { rendererFor } from "../../src/assemble/renderers.js";
 import type { ContextFragment } from "../../src/core/fragment.js";
@@ -147,5 +152,38 @@ describe("packing with the lines around the best fragments", () => {
     const packed = packToBudget([pinned, best], { ...options(700), around: around(400) });
     expect(packed.placed.has(pinned.id)).toBe(true);
     expect(packed.placed.has(best.id)).toBe(true);
+  });
+});
+
+describe("the lines around one fragment", () => {
+  const file = Array.from({ length: 200 }, (_, i) => `line ${i + 1}`);
+  const linesOf = () => ["", ...file];
+  const fragment = {
+    ...uncounted("keyword", "src/long.ts", 100, 11, 0.5),
+    id: "src/long.ts#L100-L110",
+  };
+  const spans = (around: ContextFragment[]) =>
+    around.map((lines) =>
+      lines.source.kind === "file" ? [lines.source.startLine, lines.source.endLine] : [],
+    );
+
+  it("reach the window's length each way, with the file's own lines", () => {
+    const around = linesAround(fragment, linesOf);
+    expect(spans(around)).toEqual([
+      [100 - AROUND_LINES, 99],
+      [111, 110 + AROUND_LINES],
+    ]);
+    expect(around[1]?.content.split("\n")[0]).toBe("line 111");
+    expect(around[0]?.score).toBeCloseTo(AROUND_SHARE * 0.5);
+    expect(around[0]?.id).toBe(`src/long.ts#L${100 - AROUND_LINES}-L99`);
+  });
+
+  it("stop at a line already shown and at the end of what the index holds", () => {
+    const shown = (line: number) => line === 95;
+    const short = () => ["", ...file.slice(0, 120)];
+    expect(spans(linesAround(fragment, short, shown))).toEqual([
+      [96, 99],
+      [111, 120],
+    ]);
   });
 });
