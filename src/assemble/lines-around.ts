@@ -1,7 +1,8 @@
 import type { ContextFragment } from "../core/fragment.js";
 import { withLines } from "../core/fragment-id.js";
 import type { LineSpan, TextBackend } from "../core/text-backend.js";
-import { compareForOutput } from "./merge-fragments.js";
+import { StoredLines } from "../strategies/builtins/definition-fragments.js";
+import { compareForOutput, mergeKey } from "./merge-fragments.js";
 
 /**
  * How many lines above and below a fragment are offered with it. Chosen on the
@@ -40,11 +41,8 @@ export const AROUND_RULE = "lines-around";
 
 export const AROUND_REASON = "the lines around one of the answer's best fragments";
 
-/** A file's lines as indexed, 1-based (index 0 unused); a line the index lacks is undefined. */
-export type FileLines = readonly (string | undefined)[];
-
-/** The indexed lines of a file, by resource and path. */
-export type LinesOf = (resourceId: string, path: string) => FileLines | undefined;
+/** The indexed lines of a file (those read of it), by resource and path. */
+export type LinesOf = (resourceId: string, path: string) => StoredLines | undefined;
 
 /**
  * The indexed lines around the first candidates (those whose best fragments an
@@ -70,17 +68,18 @@ export async function linesOfFirstFiles(
     });
     spans.set(at, file);
   }
-  const files = new Map<string, (string | undefined)[]>();
-  for (const [at, file] of spans) {
-    const lines: (string | undefined)[] = [];
-    for (const span of joinedSpans(file.spans)) {
-      for (const chunk of await text.getDocumentChunks(file.resourceId, file.path, undefined, span))
-        chunk.content.split("\n").forEach((line, offset) => {
-          lines[chunk.startLine + offset] = line;
-        });
-    }
-    files.set(at, lines);
-  }
+  // Read at once: over PostgreSQL each span is a round trip.
+  const read = await Promise.all(
+    [...spans].map(async ([at, file]) => {
+      const chunks = await Promise.all(
+        joinedSpans(file.spans).map((span) =>
+          text.getDocumentChunks(file.resourceId, file.path, undefined, span),
+        ),
+      );
+      return [at, new StoredLines(chunks.flat())] as const;
+    }),
+  );
+  const files = new Map(read);
   return (resourceId, path) => files.get(key(resourceId, path));
 }
 
@@ -117,7 +116,7 @@ export function linesAround(
   const around: ContextFragment[] = [];
   const offer = (from: number, to: number) => {
     if (from > to) return;
-    const content = lines.slice(from, to + 1).join("\n");
+    const content = lines.text(from, to);
     const score = AROUND_SHARE * fragment.score;
     around.push({
       id: withLines(fragment.id, from, to),
@@ -137,7 +136,7 @@ export function linesAround(
       rank: { by: "strategy", base: score, rules: [], placed: AROUND_RULE },
     });
   };
-  const free = (line: number) => lines[line] !== undefined && !shown(line);
+  const free = (line: number) => lines.has(line) && !shown(line);
   let above = source.startLine;
   while (above > 1 && source.startLine - above < AROUND_LINES && free(above - 1)) above--;
   offer(above, source.startLine - 1);
@@ -157,19 +156,15 @@ export function inOrderWithLinesAround<T extends { readonly fragment: ContextFra
   chosen: readonly T[],
   around: readonly T[],
 ): T[] {
-  const fileOf = (fragment: ContextFragment) =>
-    fragment.source.kind === "file"
-      ? `${fragment.source.resourceId}\0${fragment.source.path}`
-      : fragment.id;
   const bestOfFile = new Map<string, ContextFragment>();
   for (const { fragment } of chosen) {
-    const best = bestOfFile.get(fileOf(fragment));
-    if (!best || compareForOutput(fragment, best) < 0) bestOfFile.set(fileOf(fragment), fragment);
+    const best = bestOfFile.get(mergeKey(fragment));
+    if (!best || compareForOutput(fragment, best) < 0) bestOfFile.set(mergeKey(fragment), fragment);
   }
   const placeOf = (fragment: ContextFragment) =>
     fragment.tier === "hot"
       ? 0
-      : fragment.score >= AROUND_KEEPS_FILES_FROM && bestOfFile.get(fileOf(fragment)) === fragment
+      : fragment.score >= AROUND_KEEPS_FILES_FROM && bestOfFile.get(mergeKey(fragment)) === fragment
         ? 1
         : 2;
   return [...chosen, ...around].sort(

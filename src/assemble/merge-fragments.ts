@@ -52,6 +52,14 @@ export function mergeFragments(
   return merged;
 }
 
+/** Fragments of one file share this key (and may merge); any other fragment has its own. */
+export function mergeKey(fragment: ContextFragment): string {
+  const { source } = fragment;
+  return source.kind === "file"
+    ? `file\0${source.resourceId}\0${source.path}`
+    : `id\0${fragment.id}`;
+}
+
 /**
  * Orders by relevance (to three decimals, as rendered), then node id (resource, path and zero-padded line for
  * file fragments), then id: the order fragments are packed and shown in.

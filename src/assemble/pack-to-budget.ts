@@ -5,7 +5,7 @@ import { type CountedPart, countJoined } from "../tokens/joined-count.js";
 import { isPieceBoundary } from "../tokens/piece-boundaries.js";
 import { reduceDetail } from "./detail-depth.js";
 import { AROUND_FRAGMENTS, inOrderWithLinesAround } from "./lines-around.js";
-import { compareForOutput, mergeFragments } from "./merge-fragments.js";
+import { compareForOutput, mergeFragments, mergeKey } from "./merge-fragments.js";
 import { type Renderer, renderAll } from "./renderers.js";
 import { worthItsTokens } from "./worth-its-tokens.js";
 
@@ -203,27 +203,8 @@ export function packToBudget(
     if (!tryAdd(candidate, Number.POSITIVE_INFINITY, DEPTHS)) dropped++;
   }
 
-  const around = options.around;
   const chosen = [...picks];
-  // The lines of each file already chosen: the lines around a fragment stop at them.
-  const shownLines = new Map<string, Set<number>>();
-  for (const { variant } of chosen) {
-    if (variant.source.kind !== "file") continue;
-    const lines = shownLines.get(mergeKey(variant)) ?? new Set<number>();
-    for (let line = variant.source.startLine; line <= variant.source.endLine; line++)
-      lines.add(line);
-    shownLines.set(mergeKey(variant), lines);
-  }
-  const offers = around
-    ? chosen
-        .map(({ variant }) => variant)
-        .filter((variant) => variant.tier !== "hot")
-        .sort(compareForOutput)
-        .slice(0, AROUND_FRAGMENTS)
-        .flatMap((variant) =>
-          around(variant, (line) => shownLines.get(mergeKey(variant))?.has(line) === true),
-        )
-    : [];
+  const offers = options.around ? offersAround(chosen, options.around) : [];
   if (offers.length > 0) {
     groups.clear();
     spentBy.clear();
@@ -269,6 +250,32 @@ export function packToBudget(
   }
 }
 
+/**
+ * The lines around the best `AROUND_FRAGMENTS` of what was chosen, each
+ * stopping at the lines of its file already chosen.
+ */
+function offersAround(
+  chosen: readonly Placed[],
+  around: NonNullable<PackOptions["around"]>,
+): ContextFragment[] {
+  const shownLines = new Map<string, Set<number>>();
+  for (const { variant } of chosen) {
+    if (variant.source.kind !== "file") continue;
+    const lines = shownLines.get(mergeKey(variant)) ?? new Set<number>();
+    for (let line = variant.source.startLine; line <= variant.source.endLine; line++)
+      lines.add(line);
+    shownLines.set(mergeKey(variant), lines);
+  }
+  return chosen
+    .map(({ variant }) => variant)
+    .filter((variant) => variant.tier !== "hot")
+    .sort(compareForOutput)
+    .slice(0, AROUND_FRAGMENTS)
+    .flatMap((variant) =>
+      around(variant, (line) => shownLines.get(mergeKey(variant))?.has(line) === true),
+    );
+}
+
 /** A candidate that made it in: at what depth, and as what variant. */
 interface Placed {
   readonly depth: DetailDepth;
@@ -291,14 +298,6 @@ function covers(shown: ContextFragment, candidate: ContextFragment): boolean {
   const [outer, inner] = [shown.source, candidate.source];
   if (outer.kind !== "file" || inner.kind !== "file") return shown.id === candidate.id;
   return inner.startLine >= outer.startLine && inner.endLine <= outer.endLine;
-}
-
-/** Fragments of one file share this key (and may merge); any other fragment has its own. */
-function mergeKey(fragment: ContextFragment): string {
-  const { source } = fragment;
-  return source.kind === "file"
-    ? `file\0${source.resourceId}\0${source.path}`
-    : `id\0${fragment.id}`;
 }
 
 /**

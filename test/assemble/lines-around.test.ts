@@ -8,6 +8,7 @@ import {
 import { packToBudget } from "../../src/assemble/pack-to-budget.js";
 import { rendererFor } from "../../src/assemble/renderers.js";
 import type { ContextFragment } from "../../src/core/fragment.js";
+import { StoredLines } from "../../src/strategies/builtins/definition-fragments.js";
 import { o200kCounter } from "../../src/tokens/o200k-counter.js";
 import { indexedEngine } from "../helpers/indexed-engine.js";
 import { tempDir, writeFiles } from "../helpers/temp-dir.js";
@@ -157,7 +158,31 @@ describe("packing with the lines around the best fragments", () => {
 
 describe("the lines around one fragment", () => {
   const file = Array.from({ length: 200 }, (_, i) => `line ${i + 1}`);
-  const linesOf = () => ["", ...file];
+  /** The file's first `count` lines as the index would hold them: one stored chunk. */
+  const stored = (count: number) =>
+    new StoredLines([
+      {
+        id: 1,
+        documentId: 1,
+        resourceId: "r",
+        path: "src/long.ts",
+        language: "typescript",
+        startLine: 1,
+        endLine: count,
+        kind: "window",
+        symbol: "",
+        parentId: null,
+        parentSymbol: "",
+        content: file.slice(0, count).join("\n"),
+        header: "",
+        defines: [],
+        context: null,
+        contextStatus: null,
+        hash: "",
+        tokens: 0,
+      },
+    ]);
+  const linesOf = () => stored(file.length);
   const fragment = {
     ...uncounted("keyword", "src/long.ts", 100, 11, 0.5),
     id: "src/long.ts#L100-L110",
@@ -180,7 +205,7 @@ describe("the lines around one fragment", () => {
 
   it("stop at a line already shown and at the end of what the index holds", () => {
     const shown = (line: number) => line === 95;
-    const short = () => ["", ...file.slice(0, 120)];
+    const short = () => stored(120);
     expect(spans(linesAround(fragment, short, shown))).toEqual([
       [96, 99],
       [111, 120],

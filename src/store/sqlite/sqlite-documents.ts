@@ -42,20 +42,15 @@ export function sqliteDocuments(
     searchText: async (query) => checks.intactHits(keywordSearch.search(query)),
     getChunks: async (chunkIds) => checks.intact(chunkRows(db, chunkIds).map(toStoredChunk)),
     async getDocumentChunks(resourceId, path, limit = -1, lines) {
-      const rows = (
-        lines
-          ? cachedStatement(
-              db,
-              `SELECT ${CHUNK_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.document_id
-               WHERE d.resource_id = ? AND d.path = ? AND c.end_line >= ? AND c.start_line <= ?
-               ORDER BY c.ordinal LIMIT ?`,
-            ).all(resourceId, path, lines.from, lines.to, limit)
-          : cachedStatement(
-              db,
-              `SELECT ${CHUNK_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.document_id
-               WHERE d.resource_id = ? AND d.path = ? ORDER BY c.ordinal LIMIT ?`,
-            ).all(resourceId, path, limit)
-      ) as ChunkRow[];
+      const from = lines?.from ?? null;
+      const to = lines?.to ?? null;
+      const rows = cachedStatement(
+        db,
+        `SELECT ${CHUNK_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.document_id
+         WHERE d.resource_id = ? AND d.path = ?
+           AND (? IS NULL OR c.end_line >= ?) AND (? IS NULL OR c.start_line <= ?)
+         ORDER BY c.ordinal LIMIT ?`,
+      ).all(resourceId, path, from, from, to, to, limit) as ChunkRow[];
       return checks.intact(rows.map(toStoredChunk));
     },
   };
