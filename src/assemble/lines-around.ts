@@ -1,7 +1,6 @@
 import type { ContextFragment } from "../core/fragment.js";
 import { withLines } from "../core/fragment-id.js";
 import type { LineSpan, TextBackend } from "../core/text-backend.js";
-import { StoredLines } from "../strategies/builtins/definition-fragments.js";
 import { compareForOutput, mergeKey } from "./merge-fragments.js";
 
 /**
@@ -41,8 +40,14 @@ export const AROUND_RULE = "lines-around";
 
 export const AROUND_REASON = "the lines around one of the answer's best fragments";
 
+/**
+ * A file's lines as indexed, 1-based; a line not read is undefined. (Not the
+ * navigator's `StoredLines`: `strategies/` imports `assemble/`, not the reverse.)
+ */
+export type FileLines = readonly (string | undefined)[];
+
 /** The indexed lines of a file (those read of it), by resource and path. */
-export type LinesOf = (resourceId: string, path: string) => StoredLines | undefined;
+export type LinesOf = (resourceId: string, path: string) => FileLines | undefined;
 
 /**
  * The indexed lines around the first candidates (those whose best fragments an
@@ -76,7 +81,12 @@ export async function linesOfFirstFiles(
           text.getDocumentChunks(file.resourceId, file.path, undefined, span),
         ),
       );
-      return [at, new StoredLines(chunks.flat())] as const;
+      const lines: (string | undefined)[] = [];
+      for (const chunk of chunks.flat())
+        chunk.content.split("\n").forEach((line, offset) => {
+          lines[chunk.startLine + offset] = line;
+        });
+      return [at, lines] as const;
     }),
   );
   const files = new Map(read);
@@ -116,7 +126,7 @@ export function linesAround(
   const around: ContextFragment[] = [];
   const offer = (from: number, to: number) => {
     if (from > to) return;
-    const content = lines.text(from, to);
+    const content = lines.slice(from, to + 1).join("\n");
     const score = AROUND_SHARE * fragment.score;
     around.push({
       id: withLines(fragment.id, from, to),
@@ -136,7 +146,7 @@ export function linesAround(
       rank: { by: "strategy", base: score, rules: [], placed: AROUND_RULE },
     });
   };
-  const free = (line: number) => lines.has(line) && !shown(line);
+  const free = (line: number) => lines[line] !== undefined && !shown(line);
   let above = source.startLine;
   while (above > 1 && source.startLine - above < AROUND_LINES && free(above - 1)) above--;
   offer(above, source.startLine - 1);
