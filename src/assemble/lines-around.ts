@@ -1,5 +1,6 @@
 import type { ContextFragment } from "../core/fragment.js";
 import { withLines } from "../core/fragment-id.js";
+import { StoredLines } from "../core/stored-lines.js";
 import type { LineSpan, TextBackend } from "../core/text-backend.js";
 import { compareForOutput, mergeKey } from "./merge-fragments.js";
 
@@ -40,14 +41,8 @@ export const AROUND_RULE = "lines-around";
 
 export const AROUND_REASON = "the lines around one of the answer's best fragments";
 
-/**
- * A file's lines as indexed, 1-based; a line not read is undefined. (Not the
- * navigator's `StoredLines`: `strategies/` imports `assemble/`, not the reverse.)
- */
-export type FileLines = readonly (string | undefined)[];
-
 /** The indexed lines of a file (those read of it), by resource and path. */
-export type LinesOf = (resourceId: string, path: string) => FileLines | undefined;
+export type LinesOf = (resourceId: string, path: string) => StoredLines | undefined;
 
 /**
  * The indexed lines around the first candidates (those whose best fragments an
@@ -81,12 +76,7 @@ export async function linesOfFirstFiles(
           text.getDocumentChunks(file.resourceId, file.path, undefined, span),
         ),
       );
-      const lines: (string | undefined)[] = [];
-      for (const chunk of chunks.flat())
-        chunk.content.split("\n").forEach((line, offset) => {
-          lines[chunk.startLine + offset] = line;
-        });
-      return [at, lines] as const;
+      return [at, new StoredLines(chunks.flat())] as const;
     }),
   );
   const files = new Map(read);
@@ -126,7 +116,7 @@ export function linesAround(
   const around: ContextFragment[] = [];
   const offer = (from: number, to: number) => {
     if (from > to) return;
-    const content = lines.slice(from, to + 1).join("\n");
+    const content = lines.text(from, to);
     const score = AROUND_SHARE * fragment.score;
     around.push({
       id: withLines(fragment.id, from, to),
@@ -146,7 +136,7 @@ export function linesAround(
       rank: { by: "strategy", base: score, rules: [], placed: AROUND_RULE },
     });
   };
-  const free = (line: number) => lines[line] !== undefined && !shown(line);
+  const free = (line: number) => lines.has(line) && !shown(line);
   let above = source.startLine;
   while (above > 1 && source.startLine - above < AROUND_LINES && free(above - 1)) above--;
   offer(above, source.startLine - 1);

@@ -1,8 +1,8 @@
 import type { SymbolRecord } from "../core/graph.js";
+import { StoredLines } from "../core/stored-lines.js";
 import type { TextBackend } from "../core/text-backend.js";
 import type { StoredChunk } from "../core/types.js";
 import { definitionDoc } from "../graph/definition-docs.js";
-import { StoredLines } from "../strategies/builtins/definition-fragments.js";
 
 /**
  * The definitions with their docs read from their files' stored lines (the

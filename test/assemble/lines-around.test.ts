@@ -8,6 +8,7 @@ import {
 import { packToBudget } from "../../src/assemble/pack-to-budget.js";
 import { rendererFor } from "../../src/assemble/renderers.js";
 import type { ContextFragment } from "../../src/core/fragment.js";
+import { StoredLines } from "../../src/core/stored-lines.js";
 import { o200kCounter } from "../../src/tokens/o200k-counter.js";
 import { indexedEngine } from "../helpers/indexed-engine.js";
 import { tempDir, writeFiles } from "../helpers/temp-dir.js";
@@ -157,8 +158,30 @@ describe("packing with the lines around the best fragments", () => {
 
 describe("the lines around one fragment", () => {
   const file = Array.from({ length: 200 }, (_, i) => `line ${i + 1}`);
-  /** The file's first `count` lines as the index would hold them. */
-  const stored = (count: number) => ["", ...file.slice(0, count)];
+  /** The file's first `count` lines as the index would hold them: one chunk. */
+  const stored = (count: number) =>
+    new StoredLines([
+      {
+        id: 1,
+        documentId: 1,
+        resourceId: "r",
+        path: "src/long.ts",
+        language: "typescript",
+        startLine: 1,
+        endLine: count,
+        kind: "window",
+        symbol: "",
+        parentId: null,
+        parentSymbol: "",
+        content: file.slice(0, count).join("\n"),
+        header: "",
+        defines: [],
+        context: null,
+        contextStatus: null,
+        hash: "",
+        tokens: 0,
+      },
+    ]);
   const linesOf = () => stored(file.length);
   const fragment = {
     ...uncounted("keyword", "src/long.ts", 100, 11, 0.5),

@@ -7,6 +7,7 @@ import {
   type LoadedGraph,
 } from "../../core/graph.js";
 import type { RankSignals } from "../../core/rank-signals.js";
+import { StoredLines } from "../../core/stored-lines.js";
 import type {
   Backends,
   ContextRequest,
@@ -36,7 +37,7 @@ import { learnedScore } from "../../rank/learned-ranking.js";
 import { type FragmentPlace, taskFacts } from "../../rank/rank-features.js";
 import { activeRankingModel } from "../../rank/ranking-model.js";
 import { queryTerms } from "../../text/code-tokenizer.js";
-import { definitionFragment, StoredLines } from "./definition-fragments.js";
+import { definitionFragment } from "./definition-fragments.js";
 import { focusHits, inFocusTest } from "./focus-hits.js";
 import {
   type Candidate,
