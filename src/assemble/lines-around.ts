@@ -33,8 +33,12 @@ export const AROUND_SHARE = 0.2;
  */
 export const AROUND_KEEPS_FILES_FROM = 0.05;
 
-/** Files whose lines are read before packing: those of the candidates' first this many. */
-const AROUND_PREFETCH = 2 * AROUND_FRAGMENTS;
+/**
+ * Files whose lines are read before packing: those of the candidates' first
+ * this many. Twice as many read the same lines into the answers of both
+ * development sets but one (rack, one commit's line@2k) and cost 1-2 ms a query.
+ */
+const AROUND_PREFETCH = AROUND_FRAGMENTS;
 
 /** The placement rule's name in a fragment's rank breakdown. */
 export const AROUND_RULE = "lines-around";
