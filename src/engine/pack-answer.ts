@@ -1,8 +1,7 @@
-import { packToBudget } from "../assemble/pack-to-budget.js";
+import { type PackOptions, packToBudget } from "../assemble/pack-to-budget.js";
 import type { OutputFormat } from "../assemble/renderers.js";
 import { rendererFor } from "../assemble/renderers.js";
 import { UsageError } from "../core/errors.js";
-import type { ContextFragment } from "../core/fragment.js";
 import { fragmentIdShower } from "../core/fragment-id.js";
 import type { TokenCounter } from "../core/token-counter.js";
 import type { Resource } from "../core/types.js";
@@ -25,10 +24,7 @@ export interface AnswerParts {
   readonly counter: TokenCounter;
   readonly settingsFor: (strategy: string) => { readonly maxFragments: number };
   /** The lines around a chosen fragment, offered once the answer is chosen (see PackOptions). */
-  readonly around?: (
-    fragment: ContextFragment,
-    shown: (line: number) => boolean,
-  ) => readonly ContextFragment[];
+  readonly around?: PackOptions["around"];
 }
 
 /**
