@@ -72,6 +72,16 @@ const DOCS_FILE =
   /\.(md|mdx|markdown|rst|adoc|txt)$|^(readme|changelog|contributing|license)(\.|$)/i;
 const MINIFIED = /[.-]min\.[cm]?js$/;
 /**
+ * Written by a tool, by the names the tools give them: protocol buffers and
+ * gRPC stubs (`api.pb.go`, `api_pb2.py`, `api.pb.h`, `api_pb.js`), Kubernetes'
+ * `zz_generated.deepcopy.go`, .NET's designer and source-generator files
+ * (`Form1.Designer.cs`, `Parser.g.cs`), Dart's builders (`user.g.dart`,
+ * `user.freezed.dart`), and any `*.generated.*`. They share a task's words
+ * (every message and field) without being the code a task changes.
+ */
+const GENERATED_FILE =
+  /\.pb(\.[a-z]+)?\.go$|^zz_generated[^/]*\.go$|\.pb\.(cc|h|swift)$|_pb2(_grpc)?\.pyi?$|(_grpc)?_pb\.(js|d\.ts)$|\.(designer|g|g\.i)\.cs$|\.(g|freezed)\.dart$|\.generated\.[a-z0-9]+$/i;
+/**
  * How a project is built, checked and packaged rather than what it does:
  * manifests, lock files, tool and CI settings (also those written as code:
  * `karma.conf.js`, `vite.config.ts`, `gulpfile.js`, Cake's `build.cake`), project
@@ -133,6 +143,12 @@ function isCommentLine(content: string, start: number, end: number): boolean {
 const rolesRead = new Map<string, FileRole>();
 const MAX_ROLES_READ = 50_000;
 
+/**
+ * What each of a project's files is for, by its relative path: as its path
+ * says (`fileRoleOf`), or as the project itself marks it.
+ */
+export type FileRoles = (path: string) => FileRole;
+
 /** The role of the file at a (forward-slash, relative) path. */
 export function fileRoleOf(path: string): FileRole {
   const known = rolesRead.get(path);
@@ -154,6 +170,7 @@ function roleOfPath(path: string): FileRole {
     if (BENCH_PROJECT.test(folder) || BENCH_PROJECT_CAMEL.test(folder)) return "bench";
   }
   if (TEST_FILE.test(name)) return "test";
+  if (GENERATED_FILE.test(name)) return "generated";
   if (CONFIG_FILE.test(name)) return "config";
   if (DOCS_FILE.test(name)) return "docs";
   if (isMinified(name)) return "generated";
@@ -170,7 +187,7 @@ const ASKING: readonly [FileRole, RegExp][] = [
   ["example", /\b(examples?|demos?|samples?|playground)\b/i],
   ["bench", /\b(bench|benches|benchmarks?|benchmarking)\b/i],
   ["vendor", /\b(vendor|vendored|third[ -]party)\b/i],
-  ["generated", /\b(dist|generated|codegen|minified|bundled?)\b/i],
+  ["generated", /\b(dist|generated|codegen|minified|bundled?|protobufs?|protoc|grpc)\b/i],
   [
     "config",
     /\b(config|configs|configuration|configure|configured|settings|build|builds|ci|workflows?|pipelines?|dependency|dependencies|deps|packages?|packaging|versions?|upgrade|bump|install|installation|release|docker|dockerfile|makefile|cmake|gradle|maven|nuget|npm|yarn|pnpm|pip|lint|linter|linting|analy[sz]ers?|eslint|prettier|tsconfig|pyproject|manifest|yaml|toml|json|msbuild|csproj|sdk|target|targets|framework)\b/i,

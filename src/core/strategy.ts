@@ -1,3 +1,4 @@
+import type { FileRoles } from "./file-roles.js";
 import type { ContextFragment } from "./fragment.js";
 import type { GraphSource } from "./graph.js";
 import type { TemporalBackend } from "./history.js";
@@ -90,6 +91,8 @@ export interface Backends {
   readonly temporal?: TemporalBackend;
   /** The project's plans and decisions. */
   readonly plans?: PlanSource;
+  /** What each file is for, as its path says and as the project marks it; default: its path. */
+  readonly fileRoles?: FileRoles;
 }
 
 /**

@@ -47,9 +47,11 @@ import { indexProject } from "./index-project.js";
  * 14: a JavaScript module written inside one function (an IIFE, a plugin
  * exported as a function) defines what its statements assign, as the top
  * level's do, and Ruby's `attr_accessor :a, :b`, `define_method(:a)`,
- * `alias_method :a, :b` and `alias a b` define the methods they name.
+ * `alias_method :a, :b` and `alias a b` define the methods they name; 15:
+ * a file whose comments above its code carry a tool's banner ("Code generated
+ * … DO NOT EDIT", Bison's) is recorded as generated code.
  */
-export const INGEST_VERSION = "14";
+export const INGEST_VERSION = "15";
 
 export interface IndexRunOptions {
   readonly choice: GeneratorChoice;

@@ -12,6 +12,7 @@ import {
   type SkipCounts,
   type SkippedFile,
 } from "../core/types.js";
+import { GeneratedFiles } from "./generated-files.js";
 import {
   discoverFiles,
   type FileCandidate,
@@ -197,6 +198,8 @@ async function indexFiles(
     }
   }
   const stale = [...known.values()].map((gone) => gone.id);
+  const generated = await GeneratedFiles.load(store.state, resourceId);
+  for (const gone of known.values()) generated.note(gone.path, false);
   const preparer = options.preparerFor(
     toRead.reduce((sum, { file }) => sum + file.size, 0),
     root,
@@ -231,6 +234,9 @@ async function indexFiles(
       const prepared = await (inFlight.shift() as Promise<PreparedDocument>);
       bytesAhead -= file.size;
       await apply(prepared, file, previous, resourceId, skipped, counts, stale, store, batch);
+      if (prepared.status === "chunked") generated.note(file.relPath, prepared.generated);
+      else if (prepared.status === "binary" || prepared.status === "secret")
+        generated.note(file.relPath, false);
       if (prepared.status === "secret")
         secretFiles.push({ path: file.relPath, found: prepared.found });
       // Counted by `apply`; named while the reason has room.
@@ -252,10 +258,12 @@ async function indexFiles(
       }
     }
     await batch.flush();
+    await generated.save();
   } catch (error) {
     // Keep what was prepared before the failure (and let the write in flight end); the
     // failure itself is what gets reported.
     await batch.flush().catch(() => undefined);
+    await generated.save().catch(() => undefined);
     throw error;
   } finally {
     await preparer.close();

@@ -1,3 +1,4 @@
+import { looksGenerated } from "../core/generated-code.js";
 import type { FileGraph } from "../core/graph.js";
 import type { ChunkToStore } from "../core/store.js";
 import { findCertainSecret } from "../secrets/find-secrets.js";
@@ -30,6 +31,8 @@ export type PreparedDocument =
       readonly language: string;
       readonly chunks: ChunkToStore[];
       readonly graph: FileGraph | null;
+      /** It says at its top that a tool wrote it (see looksGenerated). */
+      readonly generated: boolean;
     };
 
 /** Whether chunks get structural contexts ("structural") or none ("none", contexts turned off). */
@@ -69,6 +72,7 @@ export async function prepareDocument(
       chunked.chunks,
     ),
     graph: chunked.graph,
+    generated: looksGenerated(decoded.text),
   };
 }
 

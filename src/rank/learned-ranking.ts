@@ -1,4 +1,3 @@
-import { fileRoleOf } from "../core/file-roles.js";
 import type { ContextFragment } from "../core/fragment.js";
 import type { RankingModel, RankSignals } from "../core/rank-signals.js";
 import { type FragmentPlace, rankFeatures, type TaskFacts } from "./rank-features.js";
@@ -37,7 +36,7 @@ export function rankedByModel(
     facts,
   );
   const { score, explanation } = scoreWith(model, features);
-  const role = fileRoleOf(source.path);
+  const role = facts.roleOf(source.path);
   const reasons = [...(fragment.ranking ?? [])];
   const { contributions } = explanation;
   if (features.otherRole > 0 && contributions.otherRole !== 0)

@@ -1,4 +1,4 @@
-import { fileRoleOf, rolesAskedFor } from "../core/file-roles.js";
+import { type FileRoles, fileRoleOf, rolesAskedFor } from "../core/file-roles.js";
 import type { RankRule } from "../core/rank-signals.js";
 import { fileStemOf, fileWordsOf } from "../text/named-files.js";
 import { taskTitle } from "../text/task-terms.js";
@@ -28,6 +28,7 @@ export const DEFAULT_PATH_PRIORS: PathPriors = { otherRole: 0.5, namedFile: 1.5 
 export function pathRulesFor(
   task: string,
   priors: PathPriors = DEFAULT_PATH_PRIORS,
+  roleOf: FileRoles = fileRoleOf,
 ): (path: string) => { rules: RankRule[]; reasons: string[] } {
   const asked = rolesAskedFor(taskTitle(task));
   const lowered = task.toLowerCase();
@@ -36,7 +37,7 @@ export function pathRulesFor(
     const rules: RankRule[] = [];
     const reasons: string[] = [];
     const name = path.slice(path.lastIndexOf("/") + 1).toLowerCase();
-    const role = fileRoleOf(path);
+    const role = roleOf(path);
     if (!asked.has(role) && !lowered.includes(name) && priors.otherRole !== 1) {
       rules.push({ rule: "other-role", factor: priors.otherRole });
       reasons.push(`${role} file ×${priors.otherRole} (the task does not ask for ${role} files)`);

@@ -1,3 +1,4 @@
+import type { FileRoles } from "../core/file-roles.js";
 import type { ContextFragment } from "../core/fragment.js";
 import type { TemporalBackend } from "../core/history.js";
 import type { RankingModel } from "../core/rank-signals.js";
@@ -26,6 +27,8 @@ export interface RankingInput {
   /** Default: the shipped model, or the one `CTX_RANKING_MODEL` names. */
   readonly model?: RankingModel;
   readonly priors?: PathPriors;
+  /** What each file is for; default: as its path says. */
+  readonly roles?: FileRoles;
   /** Re-scores the best candidates when one is configured (`[rerank]`). */
   readonly reranker?: Reranker;
   /** The history, for how often each candidate's file changed lately (`recentChanges`). */
@@ -95,11 +98,11 @@ export async function rankCandidates(input: RankingInput): Promise<RankedCandida
  * hot tier keeps its score: it is packed first whatever it is.
  */
 export function finalScorer(
-  input: Pick<RankingInput, "task" | "budget" | "model" | "priors">,
+  input: Pick<RankingInput, "task" | "budget" | "model" | "priors" | "roles">,
 ): (fragment: ContextFragment) => ContextFragment {
   const model = input.model ?? activeRankingModel();
-  const facts = taskFacts(input.task, input.budget);
-  const pathRules = pathRulesFor(input.task, input.priors ?? DEFAULT_PATH_PRIORS);
+  const facts = taskFacts(input.task, input.budget, input.roles);
+  const pathRules = pathRulesFor(input.task, input.priors ?? DEFAULT_PATH_PRIORS, input.roles);
   return (fragment) => {
     const { source } = fragment;
     const scored = rankedByModel(fragment, model, facts);

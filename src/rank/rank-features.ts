@@ -1,4 +1,4 @@
-import { fileRoleOf, rolesAskedFor } from "../core/file-roles.js";
+import { type FileRoles, fileRoleOf, rolesAskedFor } from "../core/file-roles.js";
 import { SYMBOL_KINDS } from "../core/graph.js";
 import type { RankFeatures, RankSignals } from "../core/rank-signals.js";
 import type { ChunkKind } from "../core/types.js";
@@ -16,6 +16,8 @@ export interface TaskFacts {
   readonly coChangeScale: number;
   /** The task's words as stems, which a comment's first word is matched against. */
   readonly stems: ReadonlySet<string>;
+  /** What each file is for (the project's own marks included). */
+  readonly roleOf: FileRoles;
 }
 
 /**
@@ -27,13 +29,14 @@ export interface TaskFacts {
  */
 const CO_CHANGE_FULL_BUDGET = 2000;
 
-export function taskFacts(task: string, budget: number): TaskFacts {
+export function taskFacts(task: string, budget: number, roleOf: FileRoles = fileRoleOf): TaskFacts {
   return {
     asked: rolesAskedFor(taskTitle(task)),
     lowered: task.toLowerCase(),
     words: fileWordsOf(task),
     coChangeScale: Math.sqrt(Math.min(1, CO_CHANGE_FULL_BUDGET / Math.max(1, budget))),
     stems: taskStems(task),
+    roleOf,
   };
 }
 
@@ -104,7 +107,7 @@ function pathFeatures(path: string, facts: TaskFacts): PathFeatures {
   }
   const known = read.get(path);
   if (known) return known;
-  const role = fileRoleOf(path);
+  const role = facts.roleOf(path);
   const name = path.slice(path.lastIndexOf("/") + 1).toLowerCase();
   const nameInTask = facts.lowered.includes(name);
   const features: PathFeatures = {

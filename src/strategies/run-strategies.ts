@@ -106,6 +106,7 @@ export async function runStrategies(
     counter: options.counter,
     ...(options.backends.reranker ? { reranker: options.backends.reranker } : {}),
     ...(options.backends.temporal ? { temporal: options.backends.temporal } : {}),
+    ...(options.backends.fileRoles ? { roles: options.backends.fileRoles } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   });
   const runs = describeRuns(selected, skipped, results, allocation, options);

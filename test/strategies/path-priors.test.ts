@@ -51,6 +51,22 @@ describe("file roles", () => {
         "gulpfile.js",
         "src/config.ts",
         "src/core/config/loader.js",
+        "api/v1/user.pb.go",
+        "api/v1/user.pb.gw.go",
+        "pkg/apis/v1/zz_generated.deepcopy.go",
+        "proto/user_pb2.py",
+        "proto/user_pb2_grpc.py",
+        "web/user_grpc_pb.js",
+        "src/user.pb.h",
+        "App/MainForm.Designer.cs",
+        "src/Parser.g.cs",
+        "lib/user.g.dart",
+        "lib/user.freezed.dart",
+        "src/schema.generated.ts",
+        "src/protobuf.go",
+        "src/pb.go",
+        "src/designer.cs",
+        "lib/config.dart",
       ].map((path) => [path, fileRoleOf(path)]),
     );
     expect(roles).toEqual({
@@ -96,6 +112,23 @@ describe("file roles", () => {
       "gulpfile.js": "config",
       "src/config.ts": "source",
       "src/core/config/loader.js": "source",
+      // Written by a tool, by the names the tools give them; code about them is code.
+      "api/v1/user.pb.go": "generated",
+      "api/v1/user.pb.gw.go": "generated",
+      "pkg/apis/v1/zz_generated.deepcopy.go": "generated",
+      "proto/user_pb2.py": "generated",
+      "proto/user_pb2_grpc.py": "generated",
+      "web/user_grpc_pb.js": "generated",
+      "src/user.pb.h": "generated",
+      "App/MainForm.Designer.cs": "generated",
+      "src/Parser.g.cs": "generated",
+      "lib/user.g.dart": "generated",
+      "lib/user.freezed.dart": "generated",
+      "src/schema.generated.ts": "generated",
+      "src/protobuf.go": "source",
+      "src/pb.go": "source",
+      "src/designer.cs": "source",
+      "lib/config.dart": "source",
     });
   });
 
@@ -135,6 +168,10 @@ describe("file roles", () => {
     expect([...rolesAskedFor("Update NuGet packages to their latest versions")]).toEqual([
       "source",
       "config",
+    ]);
+    expect([...rolesAskedFor("UserRequest lost its email field in the protobuf stubs")]).toEqual([
+      "source",
+      "generated",
     ]);
   });
 

@@ -125,7 +125,7 @@ export class BreadthDepthNavigatorStrategy implements ContextStrategy {
     const partners = coChanges?.support ?? null;
     const messages = temporal ? await messageSupport(temporal, hits, terms) : null;
     signal?.throwIfAborted();
-    const facts = taskFacts(request.task, request.budget);
+    const facts = taskFacts(request.task, request.budget, backends.fileRoles);
     const model = activeRankingModel();
     const history: History = {
       partners,
