@@ -37,6 +37,7 @@ import type {
 } from "./engine-options.js";
 import { CachedGraphSource, packedGraphFile } from "./graph-source.js";
 import { indexRoots } from "./index-roots.js";
+import { storedFileRoles } from "./linguist-marks.js";
 import { findProjectRoot, storeLocationFor } from "./locate-project.js";
 import { openIndex } from "./open-index.js";
 import { type PinnedFile, pinnedFiles, readPinnedFile } from "./pinned-files.js";
@@ -370,8 +371,11 @@ export class ContextEngine {
    * The files and their most central definitions within a token budget
    * (`ctx map`, MCP `repo_map`), ranked by centrality personalised by `focus`.
    */
-  repoMap(options: { budget: number; focus?: readonly string[] }): Promise<RepoMap> {
-    return projectMap(this.config.graph, () => this.graph.load(), this.queryCounter, options);
+  async repoMap(options: { budget: number; focus?: readonly string[] }): Promise<RepoMap> {
+    return projectMap(this.config.graph, () => this.graph.load(), this.queryCounter, {
+      ...options,
+      roleOf: await storedFileRoles(this.store),
+    });
   }
 
   /** The code graph in memory, rebuilt when the index changed. */

@@ -5,8 +5,7 @@ import type { Reranker } from "../core/reranker.js";
 import type { Store } from "../core/store.js";
 import type { Backends } from "../core/strategy.js";
 import { type HistoryCache, temporalBackendFor } from "../history/git-temporal-backend.js";
-import { generatedPaths } from "../ingest/generated-files.js";
-import { projectFileRoles } from "./linguist-marks.js";
+import { storedFileRoles } from "./linguist-marks.js";
 import { sharedSearches } from "./shared-searches.js";
 import { vectorBackend } from "./vector-backend.js";
 
@@ -29,11 +28,6 @@ export async function engineBackends(
   const temporal = await temporalBackendFor(store, config.history, parts.history);
   const { embedder } = parts;
   const embedded = embedder && (await store.vectors.embeddingCoverage(embedder.id)).embedded > 0;
-  const resources = await store.documents.listResources();
-  const generated = await generatedPaths(
-    store.state,
-    resources.map((resource) => resource.id),
-  );
   return {
     text: sharedSearches(store.documents),
     ...(embedder && embedded ? { vector: vectorBackend(store, embedder) } : {}),
@@ -41,9 +35,6 @@ export async function engineBackends(
     ...(config.graph ? { graph: parts.graph } : {}),
     ...(temporal ? { temporal } : {}),
     plans: parts.plans,
-    fileRoles: await projectFileRoles(
-      resources.map((resource) => resource.root),
-      generated,
-    ),
+    fileRoles: await storedFileRoles(store),
   };
 }

@@ -2,6 +2,8 @@ import { open } from "node:fs/promises";
 import { join } from "node:path";
 import ignore from "ignore";
 import { type FileRole, type FileRoles, fileRoleOf } from "../core/file-roles.js";
+import type { Store } from "../core/store.js";
+import { generatedPaths } from "../ingest/generated-files.js";
 
 /** The attributes read, with the role each gives, the first winning where several apply. */
 const MARKS: readonly (readonly [attribute: string, role: FileRole])[] = [
@@ -53,6 +55,18 @@ export async function projectFileRoles(
     }
     return role;
   };
+}
+
+/** The roles of the files of every resource the store holds (see projectFileRoles). */
+export async function storedFileRoles(store: Store): Promise<FileRoles> {
+  const resources = await store.documents.listResources();
+  return projectFileRoles(
+    resources.map((resource) => resource.root),
+    await generatedPaths(
+      store.state,
+      resources.map((resource) => resource.id),
+    ),
+  );
 }
 
 /** The role the lines mark the path with: for each attribute, the last line that matches and speaks of it decides. */

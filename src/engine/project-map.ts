@@ -1,4 +1,5 @@
 import { UsageError } from "../core/errors.js";
+import type { FileRoles } from "../core/file-roles.js";
 import type { LoadedGraph } from "../core/graph.js";
 import type { TokenCounter } from "../core/token-counter.js";
 import { type RepoMap, repoMap } from "../graph/repo-map.js";
@@ -12,7 +13,7 @@ export async function projectMap(
   graphOn: boolean,
   loadGraph: () => Promise<LoadedGraph>,
   counter: TokenCounter,
-  options: { budget: number; focus?: readonly string[] },
+  options: { budget: number; focus?: readonly string[]; roleOf?: FileRoles },
 ): Promise<RepoMap> {
   assertBudget(options.budget);
   if (!graphOn) {
@@ -20,5 +21,5 @@ export async function projectMap(
       "the code graph is off ([index] graph = false in ctx.toml): turn it on and re-index to get a repo map",
     );
   }
-  return repoMap(await loadGraph(), { budget: options.budget, counter, focus: options.focus });
+  return repoMap(await loadGraph(), { ...options, counter });
 }

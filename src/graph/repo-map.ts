@@ -1,3 +1,4 @@
+import type { FileRoles } from "../core/file-roles.js";
 import type { GraphNode, LoadedGraph, SymbolKind } from "../core/graph.js";
 import type { TokenCounter } from "../core/token-counter.js";
 import { visibleLine, visibleText } from "../text/visible-text.js";
@@ -37,6 +38,11 @@ export interface RepoMapOptions {
   readonly budget: number;
   readonly focus?: readonly string[];
   readonly counter: TokenCounter;
+  /**
+   * What each file is for: without a focus, the project's own code comes
+   * before its tests, docs, examples, settings, vendored and generated files.
+   */
+  readonly roleOf?: FileRoles;
 }
 
 /** Budget of a map when none is given (`ctx map`): an overview, not the context for a task. */
@@ -70,9 +76,13 @@ export function repoMap(graph: LoadedGraph, options: RepoMapOptions): RepoMap {
           { damping: FOCUS_DAMPING, personalization: seeds },
         )
       : graph.centrality;
+  const others = seeds.size === 0 && options.roleOf ? otherFiles(graph, options.roleOf) : null;
+  const isOther = (node: GraphNode) => (others?.has(node.file) ? 1 : 0);
   const ranked = graph.nodes
     .filter((node) => node.kind !== "file")
-    .sort((a, b) => (rank[b.id] ?? 0) - (rank[a.id] ?? 0) || a.id - b.id);
+    .sort(
+      (a, b) => isOther(a) - isOther(b) || (rank[b.id] ?? 0) - (rank[a.id] ?? 0) || a.id - b.id,
+    );
   const fits = (n: number) =>
     options.counter.count(render(graph, ranked.slice(0, n))) <= options.budget;
   let low = 0;
@@ -94,6 +104,19 @@ export function repoMap(graph: LoadedGraph, options: RepoMapOptions): RepoMap {
     definitions: ranked.length,
     unknownFocus: unknownFocus(graph, focus),
   };
+}
+
+/**
+ * The files that are not the project's own code, by their index in the graph:
+ * a copied library or a generated parser is central to the calls around it
+ * (jq's decNumber, its Bison parser), not to what the project is.
+ */
+function otherFiles(graph: LoadedGraph, roleOf: FileRoles): Set<number> {
+  const others = new Set<number>();
+  graph.files.forEach((file, index) => {
+    if (file && roleOf(file.path) !== "source") others.add(index);
+  });
+  return others;
 }
 
 /** Files in order of their best definition shown; definitions in line order, indented by nesting. */

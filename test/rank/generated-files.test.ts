@@ -123,4 +123,36 @@ describe("files a tool wrote", () => {
       after.find((fragment) => fragment.path === "src/parser.c")?.ranking ?? [],
     ).not.toContainEqual(expect.stringMatching(/^generated file/));
   });
+
+  it("come after the project's own code in its map, unless the map is focused on them", async () => {
+    const root = tempDir();
+    // The copied library and the generated parser are what the code calls most.
+    const calls = (name: string) =>
+      Array.from({ length: 6 }, (_, i) => `  dec_${name}(${i});\n  yy_${name}(${i});`).join("\n");
+    writeFiles(root, {
+      ".gitattributes": "deps/** linguist-vendored\n",
+      "deps/decimal/decimal.c": ["add", "sub", "mul", "div"]
+        .map((name) => `int dec_${name}(int x) {\n  return x;\n}\n`)
+        .join("\n"),
+      "src/parser.c": `/* A Bison parser, made by GNU Bison 3.8.2.  */\n\n${[
+        "add",
+        "sub",
+        "mul",
+        "div",
+      ]
+        .map((name) => `int yy_${name}(int x) {\n  return x;\n}\n`)
+        .join("\n")}`,
+      "src/main.c": ["add", "sub", "mul", "div"]
+        .map((name) => `int run_${name}(void) {\n${calls(name)}\n  return 0;\n}\n`)
+        .join("\n"),
+      "src/cli.c": "int main(void) {\n  return run_add() + run_sub() + run_mul() + run_div();\n}\n",
+    });
+    const engine = await indexedEngine(root);
+    const map = await engine.repoMap({ budget: 4000 });
+    const paths = map.files.map((file) => file.path);
+    expect(paths.slice(0, 2).sort()).toEqual(["src/cli.c", "src/main.c"]);
+    expect(paths.slice(2).sort()).toEqual(["deps/decimal/decimal.c", "src/parser.c"]);
+    const focused = await engine.repoMap({ budget: 60, focus: ["deps/decimal/decimal.c"] });
+    expect(focused.files[0]?.path).toBe("deps/decimal/decimal.c");
+  });
 });
