@@ -1,7 +1,7 @@
-import { open } from "node:fs/promises";
 import { join } from "node:path";
 import ignore from "ignore";
 import { type FileRole, type FileRoles, fileRoleOf } from "../core/file-roles.js";
+import { readRegularText, warnSkippedFile } from "../core/read-regular-file.js";
 import type { Store } from "../core/store.js";
 import { generatedPaths } from "../ingest/generated-files.js";
 
@@ -12,7 +12,7 @@ const MARKS: readonly (readonly [attribute: string, role: FileRole])[] = [
   ["linguist-documentation", "docs"],
 ];
 
-/** A larger attributes file is not read: no project writes one this long by hand. */
+/** A larger attributes file is not read (it is said once): no project writes one this long by hand. */
 const MAX_ATTRIBUTES_BYTES = 256 * 1024;
 
 /**
@@ -37,12 +37,11 @@ interface MarkLine {
  * their names rarely say so. A file that cannot be read marks nothing; paths
  * are relative to their root, and the marks of every root apply to all of them.
  */
-export async function projectFileRoles(
+export function projectFileRoles(
   roots: readonly string[],
   generated: ReadonlySet<string> = new Set(),
-): Promise<FileRoles> {
-  const texts = await Promise.all(roots.map((root) => readSmall(join(root, ".gitattributes"))));
-  const lines = texts.flatMap((text) => (text ? markLines(text) : []));
+): FileRoles {
+  const lines = roots.flatMap((root) => markLines(readAttributes(root) ?? ""));
   if (lines.length === 0 && generated.size === 0) return fileRoleOf;
   const known = new Map<string, FileRole>();
   return (path) => {
@@ -140,18 +139,11 @@ function safeMatch(matcher: ReturnType<typeof ignore>, path: string): boolean {
   }
 }
 
-/** The file's text when it is there and small; null otherwise. */
-async function readSmall(path: string): Promise<string | null> {
-  let handle: Awaited<ReturnType<typeof open>> | undefined;
-  try {
-    handle = await open(path, "r");
-    // Not a device or a pipe a hostile checkout put there: those never end.
-    const stat = await handle.stat();
-    if (!stat.isFile() || stat.size > MAX_ATTRIBUTES_BYTES) return null;
-    return await handle.readFile("utf8");
-  } catch {
-    return null;
-  } finally {
-    await handle?.close();
-  }
+/** The root's `.gitattributes` when it is a regular file of a bounded size inside the root; null otherwise (said once when it is not missing). */
+function readAttributes(root: string): string | null {
+  const path = join(root, ".gitattributes");
+  const read = readRegularText(path, { maxBytes: MAX_ATTRIBUTES_BYTES, root });
+  if (read.ok) return read.text;
+  warnSkippedFile(path, read);
+  return null;
 }

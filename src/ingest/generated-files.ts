@@ -43,22 +43,7 @@ export async function generatedPaths(
   const paths = new Set<string>();
   for (const id of resourceIds) {
     const stored = await state.getMeta(generatedFilesKey(id)).catch(() => null);
-    for (const path of parsedOnce(stored)) paths.add(path);
-  }
-  return paths;
-}
-
-/** The last lists read, by their text: a server's queries read the same one again and again. */
-const lastParsed = new Map<string, string[]>();
-const MAX_LISTS_KEPT = 16;
-
-function parsedOnce(stored: string | null): string[] {
-  if (!stored) return [];
-  let paths = lastParsed.get(stored);
-  if (!paths) {
-    paths = parsePaths(stored);
-    if (lastParsed.size >= MAX_LISTS_KEPT) lastParsed.clear();
-    lastParsed.set(stored, paths);
+    for (const path of parsePaths(stored)) paths.add(path);
   }
   return paths;
 }

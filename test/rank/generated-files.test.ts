@@ -1,4 +1,5 @@
-import { writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { looksGenerated } from "../../src/core/generated-code.js";
@@ -37,7 +38,7 @@ describe("files a tool wrote", () => {
     for (const text of handWritten) expect(looksGenerated(text), text).toBe(false);
   });
 
-  it("are told by the project's .gitattributes, the last line that speaks of a file deciding", async () => {
+  it("are told by the project's .gitattributes, the last line that speaks of a file deciding", () => {
     const root = tempDir();
     writeFileSync(
       join(root, ".gitattributes"),
@@ -53,7 +54,7 @@ describe("files a tool wrote", () => {
         "src/tables.c linguist-generated=false",
       ].join("\n"),
     );
-    const roleOf = await projectFileRoles([root], new Set(["src/opcodes.c", "test/gen_test.c"]));
+    const roleOf = projectFileRoles([root], new Set(["src/opcodes.c", "test/gen_test.c"]));
     expect(
       Object.fromEntries(
         [
@@ -83,8 +84,15 @@ describe("files a tool wrote", () => {
       "src/main.c": "source",
     });
     // No file, or one that is not a regular file: the paths alone decide.
-    const bare = await projectFileRoles([tempDir()]);
+    const bare = projectFileRoles([tempDir()]);
     expect(bare("src/parser.c")).toBe("source");
+    const folder = tempDir();
+    mkdirSync(join(folder, ".gitattributes"));
+    expect(projectFileRoles([folder])("src/parser.c")).toBe("source");
+    // A pipe a hostile checkout put there is never read (it would never end).
+    const pipe = tempDir();
+    execFileSync("mkfifo", [join(pipe, ".gitattributes")]);
+    expect(projectFileRoles([pipe])("src/parser.c")).toBe("source");
   });
 
   it("rank below the code a task changes, and again as code once a person rewrites them", async () => {
