@@ -14,26 +14,16 @@ import { DEFAULT_HISTORY_SETTINGS } from "../dist/history/history-settings.js";
 import { ingestHistory } from "../dist/history/ingest-history.js";
 import { SqliteStore } from "../dist/store/sqlite/sqlite-store.js";
 import { percentile } from "./percentile.js";
+import { seededRandom } from "./seeded-random.js";
 
 const COMMITS = 10_000;
 const FILES = 800;
 const VUE_BUNDLE = new URL("../../shared/commit-bench/core.bundle", import.meta.url).pathname;
 
-/** Deterministic pseudo-random numbers (mulberry32). */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Writes `commits` commits into a new repository at `root` with one `git fast-import`. */
 function generateHistory(root: string, commits: number): void {
   execFileSync("git", ["init", "--quiet", "--initial-branch=main", root]);
-  const next = random(42);
+  const next = seededRandom(42);
   const pick = (n: number) => Math.floor(next() * n);
   const files = new Map<string, string[]>();
   const names: string[] = [];

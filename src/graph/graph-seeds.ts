@@ -11,7 +11,7 @@ const SPLIT_NAME_WEIGHT = 0.4;
 const FOCUS_WEIGHT = 2;
 /** An identifier as written in code: compound (camelCase, snake_case), or called. */
 const IDENTIFIER = /[A-Za-z_$][\w$]*(?:\(\))?/g;
-const COMPOUND = /[a-z][A-Z]|[A-Za-z]_[A-Za-z]|\(\)$|^[A-Z][a-z]+[A-Z]/;
+export const COMPOUND = /[a-z][A-Z]|[A-Za-z]_[A-Za-z]|\(\)$|^[A-Z][a-z]+[A-Z]/;
 
 /** Keyword hits' definitions, weighted by score and rank. */
 export function keywordSeeds(graph: LoadedGraph, hits: readonly TextHit[]): Map<number, number> {
@@ -188,14 +188,18 @@ function topLevel(graph: LoadedGraph, definitions: readonly number[]): number[] 
 }
 
 /** Where the task writes code between backticks (`c.text`, `parse(args)`): [start, end) pairs. */
-function codeSpans(task: string): [number, number][] {
+export function codeSpans(task: string): [number, number][] {
   return [...task.matchAll(/`([^`\n]+)`/g)].map((match) => [
     match.index + 1,
     match.index + match[0].length - 1,
   ]);
 }
 
-function inSpans(spans: readonly [number, number][], index: number, length: number): boolean {
+export function inSpans(
+  spans: readonly [number, number][],
+  index: number,
+  length: number,
+): boolean {
   return spans.some(([start, end]) => index >= start && index + length <= end);
 }
 

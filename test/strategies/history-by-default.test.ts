@@ -69,6 +69,58 @@ function busyProject(): { repo: Repo; lastChange: string[] } {
   return { repo, lastChange: changedBy.map((c) => shas[c] as string) };
 }
 
+/**
+ * A ledger whose `settleInvoice` changed once after it was written, and eight
+ * report files that call it three times each and changed later, for their own
+ * reasons: the keyword search for its name finds the callers first.
+ */
+function calledEverywhere(): { repo: Repo; lastChange: string } {
+  const repo = new Repo();
+  const ledger = (rounding: string) =>
+    [
+      "export function settleInvoice(total: number): number {",
+      `  return ${rounding};`,
+      "}",
+      "",
+      "export function openLedger(): number[] {",
+      "  return [];",
+      "}",
+      "",
+    ].join("\n");
+  const report = (n: number, style: string) =>
+    [
+      `import { settleInvoice } from "./ledger";`,
+      "",
+      `export function monthlyReport${n}(totals: number[]): string {`,
+      `  const first = settleInvoice(totals[0] ?? 0);`,
+      `  const last = settleInvoice(totals[totals.length - 1] ?? 0);`,
+      `  const sum = totals.map((t) => settleInvoice(t)).reduce((a, b) => a + b, 0);`,
+      `  return \`${style} \${first} \${last} \${sum}\`;`,
+      "}",
+      "",
+    ].join("\n");
+  const reports = (style: string) =>
+    Object.fromEntries(
+      Array.from({ length: 8 }, (_, n) => [`src/report${n}.ts`, report(n, style)]),
+    );
+  repo.importCommits([
+    {
+      message: "start the ledger",
+      files: { "src/ledger.ts": ledger("total"), ...reports("plain") },
+    },
+    {
+      message: "round totals to cents",
+      files: { "src/ledger.ts": ledger("Math.round(total * 100) / 100") },
+    },
+    ...["bold", "italic", "boxed", "tabbed"].map((style) => ({
+      message: `print the monthly reports ${style}`,
+      files: reports(style),
+    })),
+  ]);
+  const shas = repo.git("log", "--reverse", "--format=%H").trim().split("\n");
+  return { repo, lastChange: shas[1] as string };
+}
+
 describe("history where a task asks for it", () => {
   it("tells a question about how code came to be from a commit message", () => {
     for (const task of [
@@ -120,4 +172,19 @@ describe("history where a task asks for it", () => {
     const asked = await off.query({ task: "why was parseInvoice changed", budget: 4000 });
     expect(asked.fragments.filter((f) => f.source.kind === "commit")).toEqual([]);
   }, 120_000);
+
+  it("answers with the named definition's last change, not its callers' newer ones", async () => {
+    const { repo, lastChange } = calledEverywhere();
+    const engine = await indexedEngine(repo.root);
+    for (const task of [
+      "why was settleInvoice in src/ledger.ts changed",
+      "why was settleInvoice changed",
+    ]) {
+      const answer = await engine.query({ task, budget: 4000 });
+      const commits = answer.fragments.flatMap((f) =>
+        f.source.kind === "commit" ? [f.source.sha] : [],
+      );
+      expect([task, commits[0]]).toEqual([task, lastChange]);
+    }
+  }, 60_000);
 });

@@ -1,5 +1,6 @@
 import { chunkFragment, fitFragment } from "../../assemble/chunk-fragments.js";
 import type { ContextFragment } from "../../core/fragment.js";
+import type { LoadedGraph } from "../../core/graph.js";
 import type { TemporalBackend } from "../../core/history.js";
 import type {
   Backends,
@@ -11,6 +12,7 @@ import type {
 import { DEFAULT_CAPABILITIES } from "../../core/strategy.js";
 import type { TextBackend, TextHit } from "../../core/text-backend.js";
 import type { TokenCounter } from "../../core/token-counter.js";
+import { type NamedDefinition, namedDefinitions } from "../../graph/named-definitions.js";
 import { maskSecrets } from "../../secrets/mask-secrets.js";
 import { queryTerms } from "../../text/code-tokenizer.js";
 import { asksForHistory } from "../../text/history-question.js";
@@ -30,6 +32,18 @@ const PARTNER_SOURCES = 3;
 const PARTNERS_PER_FILE = 2;
 const BODY_LINES = 8;
 const PATCH_LINES = 40;
+
+/** Lines whose last changes are looked up, and how much their commits count. */
+interface Blamed {
+  readonly resourceId: string;
+  readonly path: string;
+  readonly startLine: number;
+  readonly endLine: number;
+  /** The best keyword hit's lines weigh 1. */
+  readonly weight: number;
+  /** Its commits count by recency alone (a named definition), not half by lines changed. */
+  readonly newest: boolean;
+}
 
 interface CommitEvidence {
   readonly resourceId: string;
@@ -84,17 +98,35 @@ export class TemporalArchaeologyStrategy implements ContextStrategy {
     });
     signal?.throwIfAborted();
     const top = hits[0]?.score ?? 0;
-    if (top <= 0) return [];
     const question = HISTORY_QUESTION.test(request.task) || asksForHistory(request.task);
+    const named = asksForHistory(request.task) ? await this.namedInScope(request, backends) : [];
+    if (top <= 0 && named.length === 0) return [];
+    const hitSpans = hits.map(({ chunk, score }) => ({
+      resourceId: chunk.resourceId,
+      path: chunk.path,
+      startLine: chunk.startLine,
+      endLine: chunk.endLine,
+      weight: score / top,
+      newest: false,
+    }));
+    // "Why was parse_args in cli.py changed" asks for the definition's last change. Its
+    // commits count by recency alone, at a weight that puts the newest above any other
+    // commit however many keyword hits (often its callers, changed later or written
+    // together with it) add to that one: twice everything the hits can give.
+    const namedWeight = 2 * (1 + hitSpans.reduce((sum, span) => sum + span.weight, 0));
+    const blamed: Blamed[] = [
+      ...named.map((definition) => ({ ...definition, weight: namedWeight, newest: true })),
+      ...hitSpans,
+    ];
     const commits = await this.commitFragments(
-      hits,
-      top,
+      blamed,
       temporal,
       question ? COMMITS_FOR_QUESTION : COMMITS_OTHERWISE,
       question ? 1 : 0.5,
     );
     signal?.throwIfAborted();
-    const partners = await this.partnerFragments(hits, top, terms, request, text, temporal);
+    const partners =
+      top > 0 ? await this.partnerFragments(hits, top, terms, request, text, temporal) : [];
     const fragments: ContextFragment[] = [...commits];
     let used = commits.reduce((sum, fragment) => sum + fragment.tokens, 0);
     for (const fragment of partners) {
@@ -106,41 +138,54 @@ export class TemporalArchaeologyStrategy implements ContextStrategy {
     return fragments;
   }
 
-  /** The commits that last changed most of the best hits' lines, weighted by the hits' scores. */
+  /** The definitions the question names, within the request's paths; none without a code graph. */
+  private async namedInScope(
+    request: ContextRequest,
+    backends: Backends,
+  ): Promise<NamedDefinition[]> {
+    if (!backends.graph) return [];
+    let graph: LoadedGraph;
+    try {
+      graph = await backends.graph.load();
+    } catch {
+      // The keyword hits still have a history: the graph's own failure is the navigator's to report.
+      return [];
+    }
+    return namedDefinitions(graph, request.task).filter(
+      (definition) =>
+        !request.paths || request.paths.some((prefix) => definition.path.startsWith(prefix)),
+    );
+  }
+
+  /** The commits that last changed most of the blamed lines, weighted by each span's weight. */
   private async commitFragments(
-    hits: readonly TextHit[],
-    top: number,
+    spans: readonly Blamed[],
     temporal: TemporalBackend,
     count: number,
     weight: number,
   ): Promise<ContextFragment[]> {
     const blames = await Promise.all(
-      hits.map((hit) =>
-        temporal.blame(
-          hit.chunk.resourceId,
-          hit.chunk.path,
-          hit.chunk.startLine,
-          hit.chunk.endLine,
-        ),
-      ),
+      spans.map((span) => temporal.blame(span.resourceId, span.path, span.startLine, span.endLine)),
     );
     const evidence = new Map<string, CommitEvidence>();
-    hits.forEach((hit, index) => {
-      const lines = hit.chunk.endLine - hit.chunk.startLine + 1;
+    spans.forEach((span, index) => {
+      const lines = span.endLine - span.startLine + 1;
       // A hit's newest change explains it best ("why was X changed"), its oldest
       // often only wrote it: half the weight goes by recency, half by lines.
       const newestFirst = [...(blames[index] ?? [])].sort((a, b) => b.time - a.time);
       newestFirst.forEach((blamed, rank) => {
-        const share = (hit.score / top) * (0.5 * (blamed.lines / lines) + 0.5 / (rank + 1));
-        const key = `${hit.chunk.resourceId}\0${blamed.sha}`;
+        const share = span.newest
+          ? span.weight / (rank + 1)
+          : span.weight * (0.5 * (blamed.lines / lines) + 0.5 / (rank + 1));
+        const key = `${span.resourceId}\0${blamed.sha}`;
         const seen = evidence.get(key);
         if (!seen) {
           evidence.set(key, {
-            resourceId: hit.chunk.resourceId,
+            resourceId: span.resourceId,
             sha: blamed.sha,
             score: share,
             pathThen: blamed.pathThen,
-            pathNow: hit.chunk.path,
+            pathNow: span.path,
             best: share,
           });
         } else {
@@ -148,7 +193,7 @@ export class TemporalArchaeologyStrategy implements ContextStrategy {
           if (share > seen.best) {
             seen.best = share;
             seen.pathThen = blamed.pathThen;
-            seen.pathNow = hit.chunk.path;
+            seen.pathNow = span.path;
           }
         }
       });
