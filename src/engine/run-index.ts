@@ -49,9 +49,11 @@ import { indexProject } from "./index-project.js";
  * level's do, and Ruby's `attr_accessor :a, :b`, `define_method(:a)`,
  * `alias_method :a, :b` and `alias a b` define the methods they name; 15:
  * a file whose comments above its code carry a tool's banner ("Code generated
- * … DO NOT EDIT", Bison's) is recorded as generated code.
+ * … DO NOT EDIT", Bison's) is recorded as generated code; 16: C and C++ whose
+ * braces are split across `#ifdef` branches are read with each conditional's
+ * first branch, so the functions after them are found.
  */
-export const INGEST_VERSION = "15";
+export const INGEST_VERSION = "16";
 
 export interface IndexRunOptions {
   readonly choice: GeneratorChoice;

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { ChunkDraft } from "../../src/core/types.js";
 import { DocumentChunker } from "../../src/ingest/chunk/chunk-document.js";
 import { DEFAULT_CHUNK_LIMITS } from "../../src/ingest/chunk/chunk-limits.js";
-import { separateSignatures } from "../../src/parse/parse-source.js";
+import { firstBranches, separateSignatures } from "../../src/parse/parse-source.js";
 import { estimateWithShape } from "../../src/tokens/estimate-counter.js";
 import { o200kCounter } from "../../src/tokens/o200k-counter.js";
 
@@ -267,6 +267,105 @@ describe("code chunking with tree-sitter", () => {
       "const g = (a: number) =>",
       "  <T>(b: T) => b",
       "",
+    ]);
+  });
+
+  it("reads C whose braces are split across #ifdef branches as the compiler does with the first", async () => {
+    // jq's printer opens an `else {` under `#ifdef USE_DECNUM` and closes it under another;
+    // its main opens `umain` under `#ifdef WIN32` and `main` under `#else`.
+    const source = [
+      "static void dump(double x, int flags) {",
+      "  switch (flags) {",
+      "  case 1: {",
+      "#ifdef USE_DECNUM",
+      "    if (literal(x)) {",
+      "      put(x);",
+      "    } else {",
+      "#endif",
+      "      put_double(x);",
+      "#ifdef USE_DECNUM",
+      "    }",
+      "#endif",
+      "    break;",
+      "  }",
+      "  }",
+      "}",
+      "",
+      "void dumpf(double x, int flags) {",
+      "  dump(x, flags);",
+      "}",
+      "",
+      "#ifdef WIN32",
+      "int umain(int argc, char* argv[]) {",
+      "#else /*}*/",
+      "int main(int argc, char* argv[]) {",
+      "#endif",
+      "  dumpf(1.0, argc);",
+      "  return 0;",
+      "}",
+      "",
+      "int after_main(void) {",
+      "  return 1;",
+      "}",
+      "",
+    ].join("\n");
+    const { chunks } = await chunker.chunk("src/print.c", source);
+    const spans = chunks
+      .filter((chunk) => chunk.kind === "function")
+      .map((chunk) => `${chunk.symbol} ${chunk.startLine}-${chunk.endLine}`);
+    expect(spans).toEqual(["dump 1-17", "dumpf 18-22", "umain 23-30", "after_main 31-33"]);
+    // The chunks hold the file's own lines, directives and the other branch included.
+    expectCoverage(source, chunks);
+  });
+
+  it("keeps each conditional's first branch, or the one after an #if 0, blanking the rest in place", () => {
+    const source = [
+      "#if defined(A) && \\",
+      "    defined(B)",
+      "int a(void) { return 1; }",
+      "#elif defined(C)",
+      "int c;",
+      "#else",
+      "int d;",
+      "#endif",
+      "#if 0 // old",
+      "int old;",
+      "#else",
+      "int now;",
+      "#endif",
+      "#define KEPT 1",
+      "#ifdef _WIN32",
+      "int wmain(void) {",
+      "#else",
+      "int main(void) {",
+      "#endif",
+      "  return 0;",
+      "}",
+    ].join("\n");
+    const read = firstBranches(source);
+    expect(read.length).toBe(source.length);
+    expect(read.split("\n").map((line) => line.trim())).toEqual([
+      "",
+      "",
+      "int a(void) { return 1; }",
+      "",
+      "",
+      "",
+      "",
+      "",
+      "",
+      "",
+      "",
+      "int now;",
+      "",
+      "#define KEPT 1",
+      "",
+      "int wmain(void) {",
+      "",
+      "",
+      "",
+      "return 0;",
+      "}",
     ]);
   });
 
