@@ -33,6 +33,9 @@ const PROJECT = {
   ].join("\n"),
   "src/io/writer.py": ["def flush(stream):", "    return stream", ""].join("\n"),
   "src/io/buffer.py": ["def flush(buffer):", "    return buffer", ""].join("\n"),
+  "src/io/pipe.py": ["def flush(pipe):", "    return pipe", ""].join("\n"),
+  "src/io/socket.py": ["def flush(sock):", "    return sock", ""].join("\n"),
+  "src/io/render.py": ["def render(page):", "    return page", ""].join("\n"),
 };
 
 describe("the definitions a question about history names", () => {
@@ -75,9 +78,10 @@ describe("the definitions a question about history names", () => {
       "src/flask/blueprints.py:2 url_for",
       "src/flask/helpers.py:1 url_for",
     ]);
-    // Three definitions of `flush`: a plain word says too little to pick one.
+    // A plain word names the few definitions it has; five of `flush` say too little.
+    expect(named("why was render changed")).toEqual(["src/io/render.py:1 render"]);
     expect(named("why was flush changed")).toEqual([]);
-    expect(named("why was `flush` changed")).toHaveLength(3);
+    expect(named("why was `flush` changed")).toHaveLength(4);
     expect(named("why was flush in src/io/buffer.py changed")).toEqual([
       "src/io/buffer.py:1 flush",
     ]);
