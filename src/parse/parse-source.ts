@@ -6,13 +6,14 @@ const CONTINUES = new Set("=([{,:?|&<+-*/%!~^;");
 /**
  * Parses a file; where the tree has syntax errors, parses another reading of it
  * (for C and C++ each conditional's first branch, `firstBranches`) and keeps the
- * tree with fewer errors. For TypeScript the other reading has a `;`
- * before each member that starts a line with `<`: tree-sitter's TypeScript grammar reads overloaded generic call
- * signatures written without semicolons (`<K>(key: K): A` on one line, `<K>(key:
- * K, v: V): void` on the next) as one broken expression, and its recovery can
- * wrap the whole rest of the file in one error node: no class or function in it
- * is found, neither for chunks nor for the code graph. The `;` takes the place of
- * a space, so every position in the tree is the source's.
+ * tree with fewer errors. For TypeScript the other reading has a `;` before each
+ * member that starts a line with `<`: tree-sitter's TypeScript grammar reads
+ * overloaded generic call signatures written without semicolons (`<K>(key: K): A`
+ * on one line, `<K>(key: K, v: V): void` on the next) as one broken expression,
+ * and its recovery can wrap the whole rest of the file in one error node: no
+ * class or function in it is found, neither for chunks nor for the code graph.
+ * The `;` takes the place of a space, so every position in the tree is the
+ * source's.
  */
 export function parseSource(parser: Parser, language: string, source: string): Tree | null {
   const tree = parser.parse(source);
