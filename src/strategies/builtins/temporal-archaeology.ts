@@ -43,6 +43,8 @@ interface Blamed {
   readonly weight: number;
   /** Its commits count by recency alone (a named definition), not half by lines changed. */
   readonly newest: boolean;
+  /** The definition's name, where the question names it. */
+  readonly name?: string;
 }
 
 interface CommitEvidence {
@@ -53,6 +55,8 @@ interface CommitEvidence {
   pathThen: string;
   pathNow: string;
   best: number;
+  /** What it changed that the question names, for `--explain`. */
+  readonly reasons: string[];
 }
 
 /**
@@ -187,6 +191,7 @@ export class TemporalArchaeologyStrategy implements ContextStrategy {
             pathThen: blamed.pathThen,
             pathNow: span.path,
             best: share,
+            reasons: [],
           });
         } else {
           seen.score += share;
@@ -195,6 +200,12 @@ export class TemporalArchaeologyStrategy implements ContextStrategy {
             seen.pathThen = blamed.pathThen;
             seen.pathNow = span.path;
           }
+        }
+        if (span.name !== undefined) {
+          const where = `${span.name} (${span.path}:${span.startLine}-${span.endLine})`;
+          evidence
+            .get(key)
+            ?.reasons.push(rank === 0 ? `the last change to ${where}` : `changed ${where}`);
         }
       });
     });
@@ -239,6 +250,7 @@ export class TemporalArchaeologyStrategy implements ContextStrategy {
           symbol: "",
           chunkKind: "unit",
           chunkIds: [],
+          ...(commit.reasons.length > 0 ? { ranking: commit.reasons } : {}),
         };
         return fragment;
       }),
