@@ -201,6 +201,8 @@ export interface BlamedCommit {
   readonly pathThen: string;
   /** Committer time, seconds since 1970. */
   readonly time: number;
+  /** The first and last of those lines as numbered in that commit's version of the file. */
+  readonly linesThen: { readonly from: number; readonly to: number };
 }
 
 /**
@@ -250,8 +252,16 @@ export interface TemporalBackend {
   /**
    * The hunks of a file's diff in a commit (three lines of context), cut to
    * `maxLines`; `path` is the file's path then, from the top of the work tree.
+   * With `around` (lines of the commit's version), the hunks that touch those
+   * lines come first.
    */
-  patch(resourceId: string, sha: string, path: string, maxLines: number): Promise<string>;
+  patch(
+    resourceId: string,
+    sha: string,
+    path: string,
+    maxLines: number,
+    around?: { readonly from: number; readonly to: number },
+  ): Promise<string>;
   /**
    * The project's identifiers the task's terms lead to: what past commits
    * whose messages use them changed (see task-identifiers.ts), best first.

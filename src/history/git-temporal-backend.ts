@@ -30,7 +30,7 @@ import {
 
 const run = promisify(execFile);
 const NOT_COMMITTED = "0".repeat(40);
-const BLAME_LINE = /^([0-9a-f]{40}) \d+ \d+/;
+const BLAME_LINE = /^([0-9a-f]{40}) (\d+) \d+/;
 /** Blames kept per engine: a query blames a handful of ranges, an agent's session a few hundred. */
 const MAX_CACHED_BLAMES = 2000;
 /** Words-to-code windows kept per engine: one per root's current history read. */
@@ -224,7 +224,13 @@ export class GitTemporalBackend implements TemporalBackend {
     return blamed;
   }
 
-  async patch(resourceId: string, sha: string, path: string, maxLines: number): Promise<string> {
+  async patch(
+    resourceId: string,
+    sha: string,
+    path: string,
+    maxLines: number,
+    around?: { readonly from: number; readonly to: number },
+  ): Promise<string> {
     const root = this.roots.get(resourceId);
     if (!root || !/^[0-9a-f]{40}$/.test(sha)) return "";
     try {
@@ -246,7 +252,7 @@ export class GitTemporalBackend implements TemporalBackend {
       const lines = stdout.replace(/\n$/, "").split("\n");
       // The hunks, not the `diff --git`/index/---/+++ preamble.
       const start = lines.findIndex((line) => line.startsWith("@@"));
-      const hunks = start < 0 ? [] : lines.slice(start);
+      const hunks = start < 0 ? [] : hunksAround(lines.slice(start), around);
       if (hunks.length <= maxLines) return hunks.join("\n");
       return `${hunks.slice(0, maxLines).join("\n")}\n… ${hunks.length - maxLines} more lines`;
     } catch {
@@ -255,21 +261,50 @@ export class GitTemporalBackend implements TemporalBackend {
   }
 }
 
+/** The hunks (each from its `@@` line) with those touching `around` first, in their order. */
+function hunksAround(
+  lines: readonly string[],
+  around: { readonly from: number; readonly to: number } | undefined,
+): string[] {
+  if (!around) return [...lines];
+  const touching: string[] = [];
+  const rest: string[] = [];
+  let into = rest;
+  for (const line of lines) {
+    const header = HUNK_HEADER.exec(line);
+    if (header) {
+      const from = Number(header[1]);
+      const to = from + Math.max(Number(header[2] ?? "1"), 1) - 1;
+      into = from <= around.to && to >= around.from ? touching : rest;
+    }
+    into.push(line);
+  }
+  return [...touching, ...rest];
+}
+
+/** A hunk's header: the new side's first line and length (`@@ -3,4 +5,6 @@`). */
+const HUNK_HEADER = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@/;
+
 /**
  * Lines per commit from `git blame --porcelain`: each blamed line starts with
  * its commit's sha; a commit's first group also says its `filename` there.
  */
 export function countBlamedLines(porcelain: string): BlamedCommit[] {
-  const counts = new Map<string, { lines: number; path: string; time: number }>();
-  let current: { lines: number; path: string; time: number } | null = null;
+  type Counted = { lines: number; path: string; time: number; from: number; to: number };
+  const counts = new Map<string, Counted>();
+  let current: Counted | null = null;
   for (const line of porcelain.split("\n")) {
     const match = BLAME_LINE.exec(line);
     if (match) {
       const sha = match[1] as string;
+      const then = Number(match[2]);
       current = counts.get(sha) ?? null;
-      if (current) current.lines++;
-      else {
-        current = { lines: 1, path: "", time: 0 };
+      if (current) {
+        current.lines++;
+        current.from = Math.min(current.from, then);
+        current.to = Math.max(current.to, then);
+      } else {
+        current = { lines: 1, path: "", time: 0, from: then, to: then };
         counts.set(sha, current);
       }
     } else if (current && line.startsWith("filename ")) {
@@ -280,7 +315,13 @@ export function countBlamedLines(porcelain: string): BlamedCommit[] {
   }
   return [...counts.entries()]
     .filter(([sha]) => sha !== NOT_COMMITTED)
-    .map(([sha, { lines, path, time }]) => ({ sha, lines, pathThen: path, time }))
+    .map(([sha, { lines, path, time, from, to }]) => ({
+      sha,
+      lines,
+      pathThen: path,
+      time,
+      linesThen: { from, to },
+    }))
     .sort((a, b) => b.lines - a.lines || (a.sha < b.sha ? -1 : 1));
 }
 

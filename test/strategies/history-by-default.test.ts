@@ -173,6 +173,36 @@ describe("history where a task asks for it", () => {
     expect(asked.fragments.filter((f) => f.source.kind === "commit")).toEqual([]);
   }, 120_000);
 
+  it("shows the hunk that changed the named definition, not the commit's first ones", async () => {
+    const repo = new Repo();
+    // A table of 60 rates above `applyRates`, all rewritten by the commit that also
+    // changed `applyRates`: the diff's first hunk, and its first 40 lines, are the table's.
+    const source = (rate: number, rounding: string) =>
+      [
+        ...Array.from({ length: 60 }, (_, i) => `export const RATE_${i} = ${rate + i};`),
+        ...Array.from({ length: 10 }, (_, i) => `export const FIXED_${i} = ${i};`),
+        "",
+        "export function applyRates(total: number): number {",
+        `  return ${rounding};`,
+        "}",
+        "",
+      ].join("\n");
+    repo.importCommits([
+      { message: "start the rates", files: { "src/rates.ts": source(1, "total") } },
+      {
+        message: "new rates, rounded to cents",
+        files: { "src/rates.ts": source(2, "Math.round(total * 100) / 100") },
+      },
+    ]);
+    const engine = await indexedEngine(repo.root);
+    const answer = await engine.query({
+      task: "why was applyRates in src/rates.ts changed",
+      budget: 4000,
+    });
+    const commit = answer.fragments.find((f) => f.source.kind === "commit");
+    expect(commit?.content).toContain("+  return Math.round(total * 100) / 100;");
+  }, 60_000);
+
   it("answers with the named definition's last change, not its callers' newer ones", async () => {
     const { repo, lastChange } = calledEverywhere();
     const engine = await indexedEngine(repo.root);

@@ -57,6 +57,8 @@ interface CommitEvidence {
   best: number;
   /** What it changed that the question names, for `--explain`. */
   readonly reasons: string[];
+  /** Where in its version of the file it changed the named definition: its hunks there come first. */
+  around?: { readonly from: number; readonly to: number };
 }
 
 /**
@@ -201,11 +203,12 @@ export class TemporalArchaeologyStrategy implements ContextStrategy {
             seen.pathNow = span.path;
           }
         }
-        if (span.name !== undefined) {
+        const found = evidence.get(key);
+        if (span.name !== undefined && found) {
           const where = `${span.name} (${span.path}:${span.startLine}-${span.endLine})`;
-          evidence
-            .get(key)
-            ?.reasons.push(rank === 0 ? `the last change to ${where}` : `changed ${where}`);
+          found.reasons.push(rank === 0 ? `the last change to ${where}` : `changed ${where}`);
+          // Its hunks are read from the file of the span it counts most for.
+          if (found.pathNow === span.path) found.around ??= blamed.linesThen;
         }
       });
     });
@@ -222,6 +225,7 @@ export class TemporalArchaeologyStrategy implements ContextStrategy {
           commit.sha,
           commit.pathThen,
           PATCH_LINES,
+          commit.around,
         );
         const body = summary.body.split("\n").slice(0, BODY_LINES).join("\n").trim();
         // An old version of an indexed file may have held a secret its commit removed.
