@@ -1,4 +1,5 @@
 /** Git history of a resource (the cold tier): commits, the files each changed, and queries over them. */
+import type { LineSpan } from "./text-backend.js";
 
 /** One file a commit changed, as git's numstat reports it. */
 export interface FileChange {
@@ -202,7 +203,7 @@ export interface BlamedCommit {
   /** Committer time, seconds since 1970. */
   readonly time: number;
   /** The first and last of those lines as numbered in that commit's version of the file. */
-  readonly linesThen: { readonly from: number; readonly to: number };
+  readonly linesThen: LineSpan;
 }
 
 /**
@@ -260,7 +261,7 @@ export interface TemporalBackend {
     sha: string,
     path: string,
     maxLines: number,
-    around?: { readonly from: number; readonly to: number },
+    around?: LineSpan,
   ): Promise<string>;
   /**
    * The project's identifiers the task's terms lead to: what past commits

@@ -45,14 +45,15 @@ const MIN_NAME = 3;
  * when there are any.
  */
 export function namedDefinitions(graph: LoadedGraph, task: string): NamedDefinition[] {
-  const files = projectFiles(
+  const fileSet = projectFiles(
     graph,
     [...task.matchAll(FILE_WORD)].map((match) => match[0]),
   );
   // The file words' own parts (`jv` of `jv.c`) are not names.
   const text = task.replace(FILE_WORD, (word) =>
-    files.has(word) ? " ".repeat(word.length) : word,
+    fileSet.has(word) ? " ".repeat(word.length) : word,
   );
+  const files = [...fileSet];
   const spans = codeSpans(text);
   const found = new Map<number, NamedDefinition>();
   for (const match of text.matchAll(NAME)) {
@@ -69,7 +70,7 @@ export function namedDefinitions(graph: LoadedGraph, task: string): NamedDefinit
     }
     const inNamedFiles = nodes.filter((id) => {
       const path = pathOf(graph, id);
-      return [...files].some((file) => path === file || path.endsWith(`/${file}`));
+      return files.some((file) => path === file || path.endsWith(`/${file}`));
     });
     const writtenAsCode =
       COMPOUND.test(match[0]) ||

@@ -15,6 +15,7 @@ import type {
 } from "../core/history.js";
 import { readRegularFile } from "../core/read-regular-file.js";
 import type { Store } from "../core/store.js";
+import type { LineSpan } from "../core/text-backend.js";
 import {
   NO_CONTENT_PROGRAMS,
   repositoryDriverOverrides,
@@ -229,7 +230,7 @@ export class GitTemporalBackend implements TemporalBackend {
     sha: string,
     path: string,
     maxLines: number,
-    around?: { readonly from: number; readonly to: number },
+    around?: LineSpan,
   ): Promise<string> {
     const root = this.roots.get(resourceId);
     if (!root || !/^[0-9a-f]{40}$/.test(sha)) return "";
@@ -262,10 +263,7 @@ export class GitTemporalBackend implements TemporalBackend {
 }
 
 /** The hunks (each from its `@@` line) with those touching `around` first, in their order. */
-function hunksAround(
-  lines: readonly string[],
-  around: { readonly from: number; readonly to: number } | undefined,
-): string[] {
+function hunksAround(lines: readonly string[], around: LineSpan | undefined): string[] {
   if (!around) return [...lines];
   const touching: string[] = [];
   const rest: string[] = [];

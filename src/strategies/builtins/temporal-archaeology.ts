@@ -10,7 +10,7 @@ import type {
   TokenBudget,
 } from "../../core/strategy.js";
 import { DEFAULT_CAPABILITIES } from "../../core/strategy.js";
-import type { TextBackend, TextHit } from "../../core/text-backend.js";
+import type { LineSpan, TextBackend, TextHit } from "../../core/text-backend.js";
 import type { TokenCounter } from "../../core/token-counter.js";
 import { type NamedDefinition, namedDefinitions } from "../../graph/named-definitions.js";
 import { maskSecrets } from "../../secrets/mask-secrets.js";
@@ -58,7 +58,7 @@ interface CommitEvidence {
   /** What it changed that the question names, for `--explain`. */
   readonly reasons: string[];
   /** Where in its version of the file it changed the named definition: its hunks there come first. */
-  around?: { readonly from: number; readonly to: number };
+  around?: LineSpan;
 }
 
 /**
@@ -104,8 +104,9 @@ export class TemporalArchaeologyStrategy implements ContextStrategy {
     });
     signal?.throwIfAborted();
     const top = hits[0]?.score ?? 0;
-    const question = HISTORY_QUESTION.test(request.task) || asksForHistory(request.task);
-    const named = asksForHistory(request.task) ? await this.namedInScope(request, backends) : [];
+    const asked = asksForHistory(request.task);
+    const question = asked || HISTORY_QUESTION.test(request.task);
+    const named = asked ? await this.namedInScope(request, backends) : [];
     if (top <= 0 && named.length === 0) return [];
     const hitSpans = hits.map(({ chunk, score }) => ({
       resourceId: chunk.resourceId,
