@@ -40,9 +40,19 @@ const FOLDERS: Readonly<Record<string, FileRole>> = {
   benchmarks: "bench",
   jmh: "bench",
   vendor: "vendor",
+  // A library copied in whole under its own licence: pip's and setuptools'
+  // `_vendor/`, scikit-learn's `externals/`, astropy's `extern/`, a C
+  // project's `3rdparty/`. (`external/` is left out: sympy's is its own code.)
+  _vendor: "vendor",
+  vendored: "vendor",
   third_party: "vendor",
+  "third-party": "vendor",
   thirdparty: "vendor",
+  "3rdparty": "vendor",
+  extern: "vendor",
+  externals: "vendor",
   node_modules: "vendor",
+  bower_components: "vendor",
   dist: "generated",
   generated: "generated",
   __generated__: "generated",

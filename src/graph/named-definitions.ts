@@ -41,8 +41,8 @@ const MIN_NAME = 3;
  * src/flask/app.py changed": a name with a definition in a file the task names
  * (any name, since the file says which), else a name written as code (compound,
  * called, between backticks) with few definitions in the project, or a plain
- * word that names at most four. `Owner.name` keeps the definitions inside `Owner`
- * when there are any.
+ * word that names at most four; an operator (`operator==`) as a name written as
+ * code. `Owner.name` keeps the definitions inside `Owner` when there are any.
  */
 export function namedDefinitions(graph: LoadedGraph, task: string): NamedDefinition[] {
   const fileSet = projectFiles(
@@ -56,34 +56,8 @@ export function namedDefinitions(graph: LoadedGraph, task: string): NamedDefinit
   const files = [...fileSet];
   const spans = codeSpans(text);
   const found = new Map<number, NamedDefinition>();
-  for (const match of text.matchAll(NAME)) {
-    const parts = match[0].replace(/\(\)$/, "").split(".");
-    const name = parts.at(-1) ?? "";
-    if (name.length < 2 || QUESTION_WORDS.has(name.toLowerCase())) continue;
-    let nodes = graph.definitionsNamed(name).filter((id) => graph.nodes[id]?.kind !== "file");
-    const owner = parts.at(-2);
-    if (owner) {
-      const owned = nodes.filter(
-        (id) => graph.nodes[graph.nodes[id]?.parent ?? -1]?.name === owner,
-      );
-      if (owned.length > 0) nodes = owned;
-    }
-    const inNamedFiles = nodes.filter((id) => {
-      const path = pathOf(graph, id);
-      return files.some((file) => path === file || path.endsWith(`/${file}`));
-    });
-    const writtenAsCode =
-      COMPOUND.test(match[0]) ||
-      inSpans(spans, match.index, match[0].length) ||
-      owner !== undefined;
-    const most = writtenAsCode ? MAX_MENTION_DEFINITIONS : MAX_PLAIN_WORD_DEFINITIONS;
-    const chosen =
-      inNamedFiles.length > 0
-        ? inNamedFiles
-        : name.length >= MIN_NAME && nodes.length <= most
-          ? nodes
-          : [];
-    for (const id of chosen) {
+  const add = (ids: readonly number[]) => {
+    for (const id of ids) {
       const node = graph.nodes[id];
       const file = node ? graph.files[node.file] : undefined;
       if (!node || !file || found.has(id)) continue;
@@ -95,9 +69,60 @@ export function namedDefinitions(graph: LoadedGraph, task: string): NamedDefinit
         endLine: node.endLine,
       });
     }
+  };
+  const inNamedFiles = (ids: readonly number[]) =>
+    ids.filter((id) => {
+      const path = pathOf(graph, id);
+      return files.some((file) => path === file || path.endsWith(`/${file}`));
+    });
+  for (const nodes of operatorsNamed(graph, text)) {
+    const inFiles = inNamedFiles(nodes);
+    add(inFiles.length > 0 ? inFiles : nodes.length <= MAX_MENTION_DEFINITIONS ? nodes : []);
+  }
+  for (const match of text.matchAll(NAME)) {
     if (found.size >= MAX_NAMED) break;
+    const parts = match[0].replace(/\(\)$/, "").split(".");
+    const name = parts.at(-1) ?? "";
+    if (name.length < 2 || QUESTION_WORDS.has(name.toLowerCase())) continue;
+    let nodes = graph.definitionsNamed(name).filter((id) => graph.nodes[id]?.kind !== "file");
+    const owner = parts.at(-2);
+    if (owner) {
+      const owned = nodes.filter(
+        (id) => graph.nodes[graph.nodes[id]?.parent ?? -1]?.name === owner,
+      );
+      if (owned.length > 0) nodes = owned;
+    }
+    const inFiles = inNamedFiles(nodes);
+    const writtenAsCode =
+      COMPOUND.test(match[0]) ||
+      inSpans(spans, match.index, match[0].length) ||
+      owner !== undefined;
+    const most = writtenAsCode ? MAX_MENTION_DEFINITIONS : MAX_PLAIN_WORD_DEFINITIONS;
+    add(
+      inFiles.length > 0 ? inFiles : name.length >= MIN_NAME && nodes.length <= most ? nodes : [],
+    );
   }
   return [...found.values()].slice(0, MAX_NAMED);
+}
+
+/** A name made of a word's characters only (what `NAME` reads). */
+const WORD_NAME = /^[\w$]+$/;
+
+/**
+ * The definitions of operators the task writes (`operator==`, `operator()`,
+ * Swift's and Ruby's `==`, `[]`): no word pattern reads them, so the project's
+ * operator names are looked for in the text, the longest where one holds another.
+ */
+function operatorsNamed(graph: LoadedGraph, text: string): (readonly number[])[] {
+  const named: [string, readonly number[]][] = [];
+  for (const [name, nodes] of graph.names()) {
+    if (name.length < 2 || WORD_NAME.test(name) || /[\s.]/.test(name)) continue;
+    if (text.includes(name))
+      named.push([name, nodes.filter((id) => graph.nodes[id]?.kind !== "file")]);
+  }
+  return named
+    .filter(([name]) => !named.some(([other]) => other !== name && other.includes(name)))
+    .map(([, nodes]) => nodes);
 }
 
 function pathOf(graph: LoadedGraph, node: number): string {

@@ -36,6 +36,23 @@ const PROJECT = {
   "src/io/pipe.py": ["def flush(pipe):", "    return pipe", ""].join("\n"),
   "src/io/socket.py": ["def flush(sock):", "    return sock", ""].join("\n"),
   "src/io/render.py": ["def render(page):", "    return page", ""].join("\n"),
+  "src/num/uint128.hpp": [
+    "class uint128 {",
+    " public:",
+    "  uint128 &operator+=(const uint128 &other) {",
+    "    lo += other.lo;",
+    "    return *this;",
+    "  }",
+    "  uint128 &operator+(const uint128 &other) const {",
+    "    return other;",
+    "  }",
+    "  bool operator==(const uint128 &other) const {",
+    "    return lo == other.lo;",
+    "  }",
+    "  unsigned long lo;",
+    "};",
+    "",
+  ].join("\n"),
 };
 
 describe("the definitions a question about history names", () => {
@@ -85,6 +102,11 @@ describe("the definitions a question about history names", () => {
     expect(named("why was flush in src/io/buffer.py changed")).toEqual([
       "src/io/buffer.py:1 flush",
     ]);
+    // An operator, which no word pattern reads: the longest the task writes.
+    expect(named("why was operator+= in src/num/uint128.hpp changed")).toEqual([
+      "src/num/uint128.hpp:3 operator+=",
+    ]);
+    expect(named("why was `operator==` changed")).toEqual(["src/num/uint128.hpp:10 operator=="]);
     // The question's own words are not names, whatever the project defines.
     expect(named("why was this changed")).toEqual([]);
     expect(named("why was hc changed")).toEqual([]);

@@ -221,4 +221,62 @@ describe("history where a task asks for it", () => {
       expect(first?.ranking).toContain("the last change to settleInvoice (src/ledger.ts:1-3)");
     }
   }, 60_000);
+
+  it("puts each same-named definition's last change before older changes to several of them", async () => {
+    const repo = new Repo();
+    // Three `area` methods in one file, each computing a value and returning it: an
+    // old commit tidied every value, and each method's return was changed once since.
+    // Added up, the old commit's three older changes outweighed each method's last one.
+    const method = (value: string, result: string) => [
+      "  area(): number {",
+      `    const value = ${value};`,
+      `    return ${result};`,
+      "  }",
+    ];
+    const shapes = (values: string[], results: string[]) =>
+      ["Circle", "Square", "Triangle"]
+        .flatMap((name, i) => [
+          `export class ${name} {`,
+          ...method(values[i] as string, results[i] as string),
+          "}",
+        ])
+        .join("\n");
+    const start = ["3.14 * r ** 2", "side ** 2", "b * h"];
+    const tidy = ["Math.PI * r ** 2", "side * side", "(b * h) / 2"];
+    const cents = "Math.round(value * 100) / 100";
+    repo.importCommits([
+      {
+        message: "start the shapes",
+        files: { "src/shapes.ts": shapes(start, ["value", "value", "value"]) },
+      },
+      {
+        message: "tidy every area",
+        files: { "src/shapes.ts": shapes(tidy, ["value", "value", "value"]) },
+      },
+      {
+        message: "round the square's area to cents",
+        files: { "src/shapes.ts": shapes(tidy, ["value", cents, "value"]) },
+      },
+      {
+        message: "round the triangle's area to cents",
+        files: { "src/shapes.ts": shapes(tidy, ["value", cents, cents]) },
+      },
+      {
+        message: "round the circle's area to cents",
+        files: { "src/shapes.ts": shapes(tidy, [cents, cents, cents]) },
+      },
+    ]);
+    const shas = repo.git("log", "--format=%H").trim().split("\n");
+    const engine = await indexedEngine(repo.root);
+    const answer = await engine.query({
+      task: "why was area in src/shapes.ts changed",
+      budget: 4000,
+    });
+    const commits = answer.fragments.flatMap((f) => (f.source.kind === "commit" ? [f] : []));
+    // The three last changes first (their support is alike); the tidying after them, if at all.
+    const order = commits.map((f) => (f.source.kind === "commit" ? f.source.sha : ""));
+    expect(order.slice(0, 3).sort()).toEqual(shas.slice(0, 3).sort());
+    const circleLast = commits.find((f) => f.source.kind === "commit" && f.source.sha === shas[0]);
+    expect(circleLast?.ranking).toContain("the last change to area (src/shapes.ts:2-5)");
+  }, 60_000);
 });

@@ -26,6 +26,11 @@ describe("file roles", () => {
         "examples/basic/server.js",
         "bench/cookie.ts",
         "vendor/lib/jquery.js",
+        "src/pip/_vendor/rich/console.py",
+        "sklearn/externals/_arff.py",
+        "astropy/extern/ply/lex.py",
+        "src/poetry/packages/locker.py",
+        "sympy/external/importtools.py",
         "public/app.min.js",
         "deno_dist/utils/jwt/jwt.ts",
         "src/testing_utils.py",
@@ -85,6 +90,14 @@ describe("file roles", () => {
       "examples/basic/server.js": "example",
       "bench/cookie.ts": "bench",
       "vendor/lib/jquery.js": "vendor",
+      // Libraries copied in whole.
+      "src/pip/_vendor/rich/console.py": "vendor",
+      "sklearn/externals/_arff.py": "vendor",
+      "astropy/extern/ply/lex.py": "vendor",
+      // A package's own `packages/` or `external/` is its code (requests' old
+      // `requests/packages/urllib3/` is a copy, but that a path cannot tell).
+      "src/poetry/packages/locker.py": "source",
+      "sympy/external/importtools.py": "source",
       "public/app.min.js": "generated",
       "deno_dist/utils/jwt/jwt.ts": "generated",
       "src/testing_utils.py": "source",

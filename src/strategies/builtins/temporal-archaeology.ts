@@ -50,7 +50,12 @@ interface Blamed {
 interface CommitEvidence {
   readonly resourceId: string;
   readonly sha: string;
+  /** What the keyword hits' lines give it, summed. */
   score: number;
+  /** What the named definitions give it: its best place among one definition's changes. */
+  named: number;
+  /** Committer time: of two commits as well supported, the newer comes first. */
+  readonly time: number;
   /** The file's path in the commit, and its path now, of the best-supported hit. */
   pathThen: string;
   pathNow: string;
@@ -190,14 +195,20 @@ export class TemporalArchaeologyStrategy implements ContextStrategy {
           evidence.set(key, {
             resourceId: span.resourceId,
             sha: blamed.sha,
-            score: share,
+            score: span.newest ? 0 : share,
+            named: span.newest ? share : 0,
+            time: blamed.time,
             pathThen: blamed.pathThen,
             pathNow: span.path,
             best: share,
             reasons: [],
           });
         } else {
-          seen.score += share;
+          // Each named definition's last change comes before any one's older changes: a
+          // commit that touched three overloads long ago does not outweigh the newest
+          // change to one of them. The keyword hits' support adds up.
+          if (span.newest) seen.named = Math.max(seen.named, share);
+          else seen.score += share;
           if (share > seen.best) {
             seen.best = share;
             seen.pathThen = blamed.pathThen;
@@ -213,8 +224,9 @@ export class TemporalArchaeologyStrategy implements ContextStrategy {
         }
       });
     });
+    for (const commit of evidence.values()) commit.score += commit.named;
     const chosen = [...evidence.values()]
-      .sort((a, b) => b.score - a.score || (a.sha < b.sha ? -1 : 1))
+      .sort((a, b) => b.score - a.score || b.time - a.time || (a.sha < b.sha ? -1 : 1))
       .slice(0, count);
     const best = chosen[0]?.score ?? 0;
     const fragments = await Promise.all(
