@@ -3,7 +3,6 @@ import { loadConfig } from "../config/load-config.js";
 import type { ResolvedConfig } from "../config/resolved-config.js";
 import { type GeneratorChoice, resolveGenerator } from "../contextualize/resolve-generator.js";
 import type { Embedder } from "../core/embedder.js";
-import { UsageError } from "../core/errors.js";
 import { fragmentIdShower } from "../core/fragment-id.js";
 import type { LoadedGraph, SymbolRecord } from "../core/graph.js";
 import type { Reranker } from "../core/reranker.js";
@@ -20,7 +19,6 @@ import { ProjectBreakers } from "../strategies/breaker-board.js";
 import { buildRegistry } from "../strategies/build-registry.js";
 import type { StrategyRegistry } from "../strategies/registry.js";
 import { StrategyPipeline } from "../strategies/strategy-pipeline.js";
-import { queryTerms } from "../text/code-tokenizer.js";
 import { createTokenCounter } from "../tokens/create-counter.js";
 import { rememberingCounter } from "../tokens/remembering-counter.js";
 import { answerQuery } from "./answer-query.js";
@@ -37,6 +35,7 @@ import type {
 } from "./engine-options.js";
 import { CachedGraphSource, packedGraphFile } from "./graph-source.js";
 import { indexRoots } from "./index-roots.js";
+import { keywordSearch } from "./keyword-search.js";
 import { storedFileRoles } from "./linguist-marks.js";
 import { findProjectRoot, storeLocationFor } from "./locate-project.js";
 import { openIndex } from "./open-index.js";
@@ -331,14 +330,7 @@ export class ContextEngine {
 
   /** Ranked chunks for a keyword query, best first. */
   search(query: string, limit: number, paths?: readonly string[]): Promise<TextHit[]> {
-    if (!Number.isInteger(limit) || limit <= 0) {
-      throw new UsageError(`limit must be a positive whole number, got ${limit}`);
-    }
-    return this.store.documents.searchText({
-      terms: queryTerms(query),
-      limit,
-      ...(paths ? { pathPrefixes: paths } : {}),
-    });
+    return keywordSearch(this.store, query, limit, paths);
   }
 
   /** The project's override if set, else the config's list, else the default. */
