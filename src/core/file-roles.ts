@@ -42,7 +42,7 @@ const FOLDERS: Readonly<Record<string, FileRole>> = {
   vendor: "vendor",
   // A library copied in whole under its own licence: pip's and setuptools'
   // `_vendor/`, scikit-learn's `externals/`, astropy's `extern/`, a C
-  // project's `3rdparty/`. (`external/` is left out: sympy's is its own code.)
+  // project's `3rdparty/`. (`external/` only for C and C++: sympy's is its own code.)
   _vendor: "vendor",
   vendored: "vendor",
   third_party: "vendor",
@@ -64,6 +64,13 @@ const FOLDERS: Readonly<Record<string, FileRole>> = {
   // .NET's engineering folder: build, versioning and CI scripts.
   eng: "config",
 };
+/**
+ * Where C and C++ projects keep the libraries they build with (redis's `deps/`,
+ * a CMake project's `external/`): in another language such a folder may well be
+ * the project's own code (sympy's `external/`).
+ */
+const C_VENDOR_FOLDERS = new Set(["deps", "external", "bundled"]);
+const C_FILE = /\.(c|h|cc|cpp|cxx|c\+\+|hpp|hh|hxx|inl|ipp)$/i;
 /** `deno_dist/`, `esm-dist/`: a build's copy of the sources, committed. */
 const DIST_FOLDER = /[_-]dist$/;
 /**
@@ -172,9 +179,11 @@ export function fileRoleOf(path: string): FileRole {
 function roleOfPath(path: string): FileRole {
   const parts = path.split("/");
   const name = parts[parts.length - 1] ?? "";
+  const cFile = C_FILE.test(name);
   for (const folder of parts.slice(0, -1)) {
     const role = FOLDERS[folder.toLowerCase()];
     if (role) return role;
+    if (cFile && C_VENDOR_FOLDERS.has(folder.toLowerCase())) return "vendor";
     if (DIST_FOLDER.test(folder)) return "generated";
     if (TEST_PROJECT.test(folder) || TEST_PROJECT_CAMEL.test(folder)) return "test";
     if (BENCH_PROJECT.test(folder) || BENCH_PROJECT_CAMEL.test(folder)) return "bench";

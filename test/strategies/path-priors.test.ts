@@ -31,6 +31,9 @@ describe("file roles", () => {
         "astropy/extern/ply/lex.py",
         "src/poetry/packages/locker.py",
         "sympy/external/importtools.py",
+        "deps/hiredis/sds.c",
+        "external/glfw/include/glfw3.h",
+        "src/external/api.ts",
         "public/app.min.js",
         "deno_dist/utils/jwt/jwt.ts",
         "src/testing_utils.py",
@@ -98,6 +101,10 @@ describe("file roles", () => {
       // `requests/packages/urllib3/` is a copy, but that a path cannot tell).
       "src/poetry/packages/locker.py": "source",
       "sympy/external/importtools.py": "source",
+      // A C or C++ project's libraries; in another language the folder names say less.
+      "deps/hiredis/sds.c": "vendor",
+      "external/glfw/include/glfw3.h": "vendor",
+      "src/external/api.ts": "source",
       "public/app.min.js": "generated",
       "deno_dist/utils/jwt/jwt.ts": "generated",
       "src/testing_utils.py": "source",
