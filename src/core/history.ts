@@ -206,6 +206,15 @@ export interface BlamedCommit {
   readonly linesThen: LineSpan;
 }
 
+/** The commit that first wrote a name into a file (see `TemporalBackend.introducedBy`). */
+export interface IntroducingCommit {
+  readonly sha: string;
+  /** The file's path in that commit, from the top of the work tree. */
+  readonly pathThen: string;
+  /** The line of the name in that commit's version of the file. */
+  readonly around?: LineSpan;
+}
+
 /**
  * History as strategies read it (`Backends.temporal`): the stored history and
  * what only git can answer, line by line.
@@ -263,6 +272,11 @@ export interface TemporalBackend {
     maxLines: number,
     around?: LineSpan,
   ): Promise<string>;
+  /**
+   * The commit that first wrote `name` into the working tree's file at `path`,
+   * through the file's renames; null when none is found in time.
+   */
+  introducedBy(resourceId: string, name: string, path: string): Promise<IntroducingCommit | null>;
   /**
    * The project's identifiers the task's terms lead to: what past commits
    * whose messages use them changed (see task-identifiers.ts), best first.

@@ -9,6 +9,7 @@ import type {
   FileActivity,
   FileCommit,
   HistoryBackend,
+  IntroducingCommit,
   MessageMatch,
   TaskIdentifier,
   TemporalBackend,
@@ -22,6 +23,7 @@ import {
   SAFE_GIT_OPTIONS,
 } from "../git/git-command.js";
 import type { HistorySettings } from "./history-settings.js";
+import { introducingCommit } from "./introducing-commit.js";
 import {
   taskIdentifiers,
   VOCABULARY_WINDOW,
@@ -223,6 +225,15 @@ export class GitTemporalBackend implements TemporalBackend {
     const blamed = countBlamedLines(stdout);
     this.cache.set(key, blamed);
     return blamed;
+  }
+
+  async introducedBy(
+    resourceId: string,
+    name: string,
+    path: string,
+  ): Promise<IntroducingCommit | null> {
+    const root = this.roots.get(resourceId);
+    return root ? introducingCommit(root.root, name, path) : null;
   }
 
   async patch(

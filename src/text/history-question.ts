@@ -23,3 +23,18 @@ const HISTORY_ASKED = new RegExp(
 export function asksForHistory(task: string): boolean {
   return HISTORY_ASKED.test(task);
 }
+
+/** Words of a question about how code began: "when was X added", "which commit introduced X". */
+const ORIGIN_ASKED =
+  /\b(added|introduced|created|written|wrote|first\s+(appeared|added|introduced|written|used)|did\s+(\w+\s+){0,3}(add|introduce|create|write))\b/i;
+
+/**
+ * Whether a question about history asks when or why the code was first
+ * written. The names it asks about are not its words ("why was `created` changed").
+ */
+export function asksForOrigin(task: string, names: readonly string[] = []): boolean {
+  if (!asksForHistory(task)) return false;
+  let words = task;
+  for (const name of names) words = words.split(name).join(" ");
+  return ORIGIN_ASKED.test(words);
+}

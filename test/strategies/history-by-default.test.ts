@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { asksForHistory } from "../../src/text/history-question.js";
+import { asksForHistory, asksForOrigin } from "../../src/text/history-question.js";
 import { Repo } from "../helpers/git-history.js";
 import { indexedEngine } from "../helpers/indexed-engine.js";
 import { writeFiles } from "../helpers/temp-dir.js";
@@ -278,5 +278,65 @@ describe("history where a task asks for it", () => {
     expect(order.slice(0, 3).sort()).toEqual(shas.slice(0, 3).sort());
     const circleLast = commits.find((f) => f.source.kind === "commit" && f.source.sha === shas[0]);
     expect(circleLast?.ranking).toContain("the last change to area (src/shapes.ts:2-5)");
+  }, 60_000);
+
+  it("answers when NAME was added with the commit that wrote it, through a rename", async () => {
+    expect(asksForOrigin("when was applyDiscount added?")).toBe(true);
+    expect(asksForOrigin("which commit introduced applyDiscount")).toBe(true);
+    expect(asksForOrigin("why was applyDiscount changed")).toBe(false);
+    expect(asksForOrigin("add a discount for members")).toBe(false);
+    expect(asksForOrigin("when did we add the discount?")).toBe(true);
+    // A name is not a word of the question.
+    expect(asksForOrigin("why was created in models.py changed", ["created"])).toBe(false);
+    const repo = new Repo();
+    // Every line of `applyDiscount` changed after the commit that wrote it, and its
+    // file was renamed: blame no longer shows that commit at all.
+    const pricing = (rate: number, body: string) =>
+      [
+        `export const RATE = ${rate};`,
+        "",
+        "export function applyDiscount(total: number): number {",
+        `  ${body}`,
+        "}",
+        "",
+      ].join("\n");
+    repo.importCommits([
+      { message: "start pricing", files: { "src/price.ts": `export const RATE = 1;\n` } },
+      {
+        message: "give members a discount",
+        files: { "src/price.ts": pricing(1, "return total * 0.9;") },
+      },
+      ...Array.from({ length: 6 }, (_, i) => ({
+        message: `tune the rate, step ${i}`,
+        files: { "src/price.ts": pricing(i + 2, "return total * 0.9;") },
+      })),
+    ]);
+    repo.importCommits([
+      {
+        message: "pricing.ts is the file's name",
+        rename: ["src/price.ts", "src/pricing.ts"],
+        files: {},
+      },
+      {
+        message: "round discounts to cents",
+        files: {
+          "src/pricing.ts": [
+            "export const RATE = 7;",
+            "",
+            "export function applyDiscount(amount: number): number {",
+            "  return Math.round(amount * 90) / 100;",
+            "}",
+            "",
+          ].join("\n"),
+        },
+      },
+    ]);
+    const added = repo.git("log", "--format=%H", "--grep=give members").trim();
+    const engine = await indexedEngine(repo.root);
+    const answer = await engine.query({ task: "when was applyDiscount added?", budget: 4000 });
+    const first = answer.fragments.find((f) => f.source.kind === "commit");
+    expect(first?.source.kind === "commit" && first.source.sha).toBe(added);
+    expect(first?.ranking).toContain("the commit that added applyDiscount to src/pricing.ts");
+    expect(first?.content).toContain("+export function applyDiscount(total: number): number {");
   }, 60_000);
 });

@@ -15,7 +15,7 @@ import type { TokenCounter } from "../../core/token-counter.js";
 import { type NamedDefinition, namedDefinitions } from "../../graph/named-definitions.js";
 import { maskSecrets } from "../../secrets/mask-secrets.js";
 import { queryTerms } from "../../text/code-tokenizer.js";
-import { asksForHistory } from "../../text/history-question.js";
+import { asksForHistory, asksForOrigin } from "../../text/history-question.js";
 
 /** Words of a question about how code came to be: why, when, who, a regression, a version. */
 const HISTORY_QUESTION =
@@ -130,11 +130,21 @@ export class TemporalArchaeologyStrategy implements ContextStrategy {
       ...named.map((definition) => ({ ...definition, weight: namedWeight, newest: true })),
       ...hitSpans,
     ];
+    // "When was X added" asks for the commit that wrote X, which blame shows only
+    // while none of X's lines has changed since: it is looked for in the file's
+    // history and placed above every other.
+    const origins = asksForOrigin(
+      request.task,
+      named.map((definition) => definition.name),
+    )
+      ? await this.originsOf(named, temporal, 2 * namedWeight)
+      : [];
     const commits = await this.commitFragments(
       blamed,
       temporal,
       question ? COMMITS_FOR_QUESTION : COMMITS_OTHERWISE,
       question ? 1 : 0.5,
+      origins,
     );
     signal?.throwIfAborted();
     const partners =
@@ -169,17 +179,58 @@ export class TemporalArchaeologyStrategy implements ContextStrategy {
     );
   }
 
-  /** The commits that last changed most of the blamed lines, weighted by each span's weight. */
+  /** The commits that first wrote each named definition into its file, at `weight`. */
+  private async originsOf(
+    named: readonly NamedDefinition[],
+    temporal: TemporalBackend,
+    weight: number,
+  ): Promise<CommitEvidence[]> {
+    const found = await Promise.all(
+      named.map((definition) =>
+        temporal.introducedBy(definition.resourceId, definition.name, definition.path),
+      ),
+    );
+    return named.flatMap((definition, index) => {
+      const origin = found[index];
+      if (!origin) return [];
+      return [
+        {
+          resourceId: definition.resourceId,
+          sha: origin.sha,
+          score: 0,
+          named: weight,
+          time: 0,
+          pathThen: origin.pathThen,
+          pathNow: definition.path,
+          best: weight,
+          reasons: [`the commit that added ${definition.name} to ${definition.path}`],
+          ...(origin.around ? { around: origin.around } : {}),
+        },
+      ];
+    });
+  }
+
+  /**
+   * The commits that last changed most of the blamed lines, weighted by each
+   * span's weight, after the `origins` (commits that wrote a named definition).
+   */
   private async commitFragments(
     spans: readonly Blamed[],
     temporal: TemporalBackend,
     count: number,
     weight: number,
+    origins: readonly CommitEvidence[] = [],
   ): Promise<ContextFragment[]> {
     const blames = await Promise.all(
       spans.map((span) => temporal.blame(span.resourceId, span.path, span.startLine, span.endLine)),
     );
     const evidence = new Map<string, CommitEvidence>();
+    for (const origin of origins) {
+      const key = `${origin.resourceId}\0${origin.sha}`;
+      const seen = evidence.get(key);
+      if (seen) seen.reasons.push(...origin.reasons);
+      else evidence.set(key, { ...origin, reasons: [...origin.reasons] });
+    }
     spans.forEach((span, index) => {
       const lines = span.endLine - span.startLine + 1;
       // A hit's newest change explains it best ("why was X changed"), its oldest
