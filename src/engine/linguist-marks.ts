@@ -47,7 +47,10 @@ export function projectFileRoles(
   return (path) => {
     let role = known.get(path);
     if (role === undefined) {
-      role = markedRole(lines, path) ?? fileRoleOf(path);
+      const marked = markedRole(lines, path);
+      role = typeof marked === "string" ? marked : fileRoleOf(path);
+      // `deps/ours/** -linguist-vendored`: the project's word over what the path suggests.
+      if (typeof marked === "object" && marked.denied.has(role)) role = "source";
       // A test or a doc that a tool wrote is still a test or a doc.
       if (role === "source" && generated.has(path)) role = "generated";
       known.set(path, role);
@@ -68,18 +71,27 @@ export async function storedFileRoles(store: Store): Promise<FileRoles> {
   );
 }
 
-/** The role the lines mark the path with: for each attribute, the last line that matches and speaks of it decides. */
-function markedRole(lines: readonly MarkLine[], path: string): FileRole | undefined {
+/**
+ * The role the lines mark the path with: for each attribute, the last line that
+ * matches and speaks of it decides. Where none marks it, the roles they deny it
+ * (`-linguist-vendored`), if any.
+ */
+function markedRole(
+  lines: readonly MarkLine[],
+  path: string,
+): FileRole | { readonly denied: ReadonlySet<FileRole> } | undefined {
+  const denied = new Set<FileRole>();
   for (const [attribute, role] of MARKS) {
     for (let index = lines.length - 1; index >= 0; index--) {
       const line = lines[index] as MarkLine;
       const said = line.says.get(attribute);
       if (said === undefined || !line.matches(path)) continue;
       if (said) return role;
+      denied.add(role);
       break;
     }
   }
-  return undefined;
+  return denied.size > 0 ? { denied } : undefined;
 }
 
 /**

@@ -52,6 +52,7 @@ describe("files a tool wrote", () => {
         "docs/api/*.c linguist-documentation",
         "src/tables.c linguist-generated",
         "src/tables.c linguist-generated=false",
+        "lib/dist/** linguist-generated=false",
       ].join("\n"),
     );
     const roleOf = projectFileRoles([root], new Set(["src/opcodes.c", "test/gen_test.c"]));
@@ -68,6 +69,8 @@ describe("files a tool wrote", () => {
           "src/opcodes.c",
           "test/gen_test.c",
           "src/main.c",
+          "lib/dist/index.js",
+          "dist/bundle.js",
         ].map((path) => [path, roleOf(path)]),
       ),
     ).toEqual({
@@ -82,6 +85,10 @@ describe("files a tool wrote", () => {
       "src/opcodes.c": "generated",
       "test/gen_test.c": "test",
       "src/main.c": "source",
+      // What the path alone would say (a C library under deps/, a dist/ folder) gives
+      // way to the project's own word that it is not so.
+      "lib/dist/index.js": "source",
+      "dist/bundle.js": "generated",
     });
     // No file, or one that is not a regular file: the paths alone decide.
     const bare = projectFileRoles([tempDir()]);
