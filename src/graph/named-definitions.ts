@@ -105,24 +105,25 @@ export function namedDefinitions(graph: LoadedGraph, task: string): NamedDefinit
   return [...found.values()].slice(0, MAX_NAMED);
 }
 
-/** A name made of a word's characters only (what `NAME` reads). */
-const WORD_NAME = /^[\w$]+$/;
-
 /**
- * The definitions of operators the task writes (`operator==`, `operator()`,
- * Swift's and Ruby's `==`, `[]`): no word pattern reads them, so the project's
- * operator names are looked for in the text, the longest where one holds another.
+ * Operators as a task writes them: C++'s `operator+=`, `operator()`, `operator[]`,
+ * and Swift's or Ruby's bare `==`, `<=>`, `[]`, which no word pattern reads.
  */
+const OPERATOR =
+  /\boperator\s*(?:\(\)|\[\]|[^\w\s()[\]`'"]{1,3})|(?<![\w\])])(?:\[\]=?|[=!<>+\-*%&|^~]{2,3})(?![\w(])/g;
+
+/** The definitions of the operators the task writes, each operator's once. */
 function operatorsNamed(graph: LoadedGraph, text: string): (readonly number[])[] {
-  const named: [string, readonly number[]][] = [];
-  for (const [name, nodes] of graph.names()) {
-    if (name.length < 2 || WORD_NAME.test(name) || /[\s.]/.test(name)) continue;
-    if (text.includes(name))
-      named.push([name, nodes.filter((id) => graph.nodes[id]?.kind !== "file")]);
+  const seen = new Set<string>();
+  const named: (readonly number[])[] = [];
+  for (const match of text.matchAll(OPERATOR)) {
+    const name = match[0].replace(/\s+/g, "");
+    if (seen.has(name)) continue;
+    seen.add(name);
+    const nodes = graph.definitionsNamed(name).filter((id) => graph.nodes[id]?.kind !== "file");
+    if (nodes.length > 0) named.push(nodes);
   }
-  return named
-    .filter(([name]) => !named.some(([other]) => other !== name && other.includes(name)))
-    .map(([, nodes]) => nodes);
+  return named;
 }
 
 function pathOf(graph: LoadedGraph, node: number): string {

@@ -36,6 +36,14 @@ const PROJECT = {
   "src/io/pipe.py": ["def flush(pipe):", "    return pipe", ""].join("\n"),
   "src/io/socket.py": ["def flush(sock):", "    return sock", ""].join("\n"),
   "src/io/render.py": ["def render(page):", "    return page", ""].join("\n"),
+  "lib/money.rb": [
+    "class Money",
+    "  def ==(other)",
+    "    cents == other.cents",
+    "  end",
+    "end",
+    "",
+  ].join("\n"),
   "src/num/uint128.hpp": [
     "class uint128 {",
     " public:",
@@ -107,6 +115,7 @@ describe("the definitions a question about history names", () => {
       "src/num/uint128.hpp:3 operator+=",
     ]);
     expect(named("why was `operator==` changed")).toEqual(["src/num/uint128.hpp:10 operator=="]);
+    expect(named("why was == in lib/money.rb changed")).toEqual(["lib/money.rb:2 =="]);
     // The question's own words are not names, whatever the project defines.
     expect(named("why was this changed")).toEqual([]);
     expect(named("why was hc changed")).toEqual([]);
