@@ -275,11 +275,11 @@ export class TemporalArchaeologyStrategy implements ContextStrategy {
         }
       });
     });
-    for (const commit of evidence.values()) commit.score += commit.named;
+    const total = (commit: CommitEvidence) => commit.score + commit.named;
     const chosen = [...evidence.values()]
-      .sort((a, b) => b.score - a.score || b.time - a.time || (a.sha < b.sha ? -1 : 1))
+      .sort((a, b) => total(b) - total(a) || b.time - a.time || (a.sha < b.sha ? -1 : 1))
       .slice(0, count);
-    const best = chosen[0]?.score ?? 0;
+    const best = chosen[0] ? total(chosen[0]) : 0;
     const fragments = await Promise.all(
       chosen.map(async (commit) => {
         const [summary] = await temporal.commits(commit.resourceId, [commit.sha]);
@@ -310,7 +310,7 @@ export class TemporalArchaeologyStrategy implements ContextStrategy {
           },
           content,
           tokens: this.counter.count(content),
-          score: weight * (commit.score / best),
+          score: weight * (total(commit) / best),
           strategy: this.name,
           tier: "cold",
           nodeId: `commit:${summary.sha}`,
