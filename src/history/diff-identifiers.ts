@@ -21,8 +21,18 @@ const COMPOUND = /[a-z][A-Z]|[A-Za-z]_[A-Za-z]|^[A-Z][a-z]+[A-Z]/;
  * there are more than `MAX_COMMIT_IDENTIFIERS`.
  */
 export function identifiersOfPatch(patch: string): string[] | null {
-  const found = new Set<string>();
-  for (const line of patch.split("\n")) {
+  const reader = new PatchIdentifiers();
+  for (const line of patch.split("\n")) reader.line(line);
+  return reader.result();
+}
+
+/** Collects a patch's identifiers a line at a time, so a huge patch is never held whole. */
+class PatchIdentifiers {
+  private readonly found = new Set<string>();
+
+  line(line: string): void {
+    // A sweep already: the rest cannot make it anything else.
+    if (this.found.size > MAX_COMMIT_IDENTIFIERS) return;
     let text: string | null = null;
     const first = line.charCodeAt(0);
     if (first === 0x40 /* @ */ && line.startsWith("@@")) {
@@ -31,14 +41,17 @@ export function identifiersOfPatch(patch: string): string[] | null {
     } else if ((first === 0x2b /* + */ || first === 0x2d) /* - */ && !isFileLine(line)) {
       text = line.slice(1);
     }
-    if (text === null) continue;
+    if (text === null) return;
     for (const match of text.matchAll(WORD)) {
       const name = match[0];
       if (name.length >= MIN_LENGTH && name.length <= MAX_LENGTH && COMPOUND.test(name))
-        found.add(name);
+        this.found.add(name);
     }
   }
-  return found.size > MAX_COMMIT_IDENTIFIERS ? null : [...found];
+
+  result(): string[] | null {
+    return this.found.size > MAX_COMMIT_IDENTIFIERS ? null : [...this.found];
+  }
 }
 
 function isFileLine(line: string): boolean {
@@ -58,13 +71,23 @@ export async function readDiffIdentifiers(
 ): Promise<Map<string, string[] | null>> {
   const found = new Map<string, string[] | null>();
   if (shas.length === 0) return found;
-  const take = (record: string) => {
-    const newline = record.indexOf("\n");
-    const sha = (newline < 0 ? record : record.slice(0, newline)).trim();
-    if (sha.length > 0)
-      found.set(sha, identifiersOfPatch(newline < 0 ? "" : record.slice(newline)));
+  // Read as it streams, a line at a time: an initial import or a reformat is
+  // one record of tens of megabytes, which joining chunks would copy over and over.
+  let sha: string | null = null;
+  let reader = new PatchIdentifiers();
+  let partial = "";
+  const finish = () => {
+    if (sha !== null && sha.length > 0) found.set(sha, reader.result());
   };
-  let rest = "";
+  const line = (text: string) => {
+    if (text.charCodeAt(0) === 0x1e) {
+      finish();
+      sha = text.slice(1).trim();
+      reader = new PatchIdentifiers();
+    } else if (sha !== null) {
+      reader.line(text);
+    }
+  };
   await streamGit(
     root,
     [
@@ -84,11 +107,16 @@ export async function readDiffIdentifiers(
     ],
     { stdin: `${shas.join("\n")}\n`, ...(signal ? { signal } : {}) },
     (text) => {
-      const records = (rest + text).split("\x1e");
-      rest = records.pop() ?? "";
-      for (const record of records) take(record);
+      let start = 0;
+      for (let end = text.indexOf("\n"); end >= 0; end = text.indexOf("\n", start)) {
+        line(partial + text.slice(start, end));
+        partial = "";
+        start = end + 1;
+      }
+      partial += text.slice(start);
     },
   );
-  take(rest);
+  if (partial.length > 0) line(partial);
+  finish();
   return found;
 }
