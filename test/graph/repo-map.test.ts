@@ -50,6 +50,41 @@ describe("the repo map", () => {
     expect(bySymbol.files.map((file) => file.path)).toContain("pkg/helpers.py");
   });
 
+  it("lines a decorated or annotated method up with its siblings", async () => {
+    const root = gitRepo({
+      "src/Shape.java": [
+        "public class Shape {",
+        "    public Shape() {}",
+        "",
+        "    @Override",
+        '    public String toString() { return "shape"; }',
+        "}",
+        "",
+      ].join("\n"),
+      "cache.py": [
+        "class Cached:",
+        "    @staticmethod",
+        "    def make(value):",
+        "        return value",
+        "",
+        "    def __init__(self, value):",
+        "        self.value = value",
+        "",
+      ].join("\n"),
+    });
+    const decorated = await ContextEngine.open({ start: root, cwd: root });
+    try {
+      await decorated.index();
+      const { text } = await decorated.repoMap({ budget: 400 });
+      expect(text).toContain("│  public Shape()\n");
+      expect(text).toContain("│  public String toString()");
+      expect(text).toContain("│  def make(value):\n");
+      expect(text).toContain("│  def __init__(self, value):\n");
+    } finally {
+      decorated.close();
+    }
+  });
+
   it("refuses a budget that is not a positive whole number", async () => {
     await expect(engine.repoMap({ budget: 0 })).rejects.toThrow(/positive whole number/);
   });
