@@ -68,6 +68,12 @@ export async function findSymbols(
   return found.filter((definition) => ownedBy(definition, owner, true)).slice(0, query.limit);
 }
 
+/** For `Owner.name` (`Owner::name`, `Owner#name`): `name`; else null. */
+export function memberNameOf(symbol: string): string | null {
+  const { name, owner } = qualifiedName(symbol.trim());
+  return owner === undefined || name === "" ? null : name;
+}
+
 /** `Owner.name`, `Owner::name` or `Owner#name`: the last part, and the one before it. */
 function qualifiedName(symbol: string): { name: string; owner?: string } {
   const parts = symbol.split(/::|#|\.(?=[^.]+$)/);

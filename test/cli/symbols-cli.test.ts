@@ -151,8 +151,12 @@ describe("ctx symbols and ctx refs", () => {
     );
     const json = JSON.parse(runCli(["symbols", "timer::START", "--json"], root).stdout);
     expect(json.definitions).toMatchObject([{ name: "start", parent: "Timer", startLine: 8 }]);
+    // An owner that defines no such member: where the member is defined instead.
     expect(runCli(["symbols", "Clock.start"], root).stdout).toBe(
-      'No definition named "Clock.start".\n',
+      'No definition named "Clock.start". "start" is defined as Queue.start (src/jobs.ts:2), Timer.start (src/jobs.ts:8): `ctx symbols start` lists them.\n',
+    );
+    expect(runCli(["symbols", "Clock.stop"], root).stdout).toBe(
+      'No definition named "Clock.stop".\n',
     );
     // A method's uses come by name, and the output says so and how to narrow them.
     expect(runCli(["refs", "Queue.start"], root).stdout).toBe(

@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import type { ContextEngine } from "../../engine/context-engine.js";
 import { oneLineSignature } from "../../graph/definition-signatures.js";
 import { visibleLine } from "../../text/visible-text.js";
 import { ensureIndex } from "../ensure-index.js";
@@ -41,7 +42,7 @@ export function registerSymbolCommands(
           if (flags.json) {
             writeJson({ query, definitions });
           } else if (definitions.length === 0) {
-            writeOut(`No definition named "${query}".\n`);
+            writeOut(`No definition named "${query}".${await otherOwners(engine, query)}\n`);
           } else {
             // One line per name: a newline in a file or symbol name cannot add a definition of its own.
             for (const d of definitions) {
@@ -105,6 +106,31 @@ export function registerSymbolCommands(
         }),
       ),
     );
+}
+
+/** How many owners of a member's name the hint lists. */
+const MAX_OTHER_OWNERS = 5;
+
+/**
+ * For `Owner.name` that names nothing: where `name` is defined instead (a
+ * subclass, an alias, a mistyped owner), so the next look-up can be right.
+ */
+async function otherOwners(engine: ContextEngine, query: string): Promise<string> {
+  const { memberNameOf } = await import("../../engine/symbol-lookup.js");
+  const member = memberNameOf(query);
+  if (member === null) return "";
+  const found = await engine.findSymbols(member, { limit: 100 });
+  const exact = found.filter((d) => d.name === member);
+  if (exact.length === 0) return "";
+  const named = exact
+    .slice(0, MAX_OTHER_OWNERS)
+    .map(
+      (d) =>
+        `${d.parent ? `${visibleLine(d.parent)}.` : ""}${visibleLine(d.name)} (${visibleLine(d.path)}:${d.startLine})`,
+    );
+  const more =
+    exact.length > MAX_OTHER_OWNERS ? `, and ${exact.length - MAX_OTHER_OWNERS} more` : "";
+  return ` "${visibleLine(member)}" is defined as ${named.join(", ")}${more}: \`ctx symbols ${visibleLine(member)}\` lists them.`;
 }
 
 /** The whole signature on one line: a newline in it cannot add a line of its own. */
