@@ -51,9 +51,10 @@ import { indexProject } from "./index-project.js";
  * a file whose comments above its code carry a tool's banner ("Code generated
  * … DO NOT EDIT", Bison's) is recorded as generated code; 16: C and C++ whose
  * braces are split across `#ifdef` branches are read with each conditional's
- * first branch, so the functions after them are found.
+ * first branch, so the functions after them are found; 17: SQL is cut at its
+ * statements.
  */
-export const INGEST_VERSION = "16";
+export const INGEST_VERSION = "17";
 
 export interface IndexRunOptions {
   readonly choice: GeneratorChoice;

@@ -401,6 +401,85 @@ describe("code chunking with tree-sitter", () => {
   });
 });
 
+describe("SQL", () => {
+  const schema = [
+    "-- Users of the shop.",
+    "CREATE TABLE IF NOT EXISTS public.users (",
+    "  id bigserial PRIMARY KEY,",
+    "  email text NOT NULL UNIQUE, -- lower-cased; see normalize_email()",
+    "  note text DEFAULT 'it''s; fine'",
+    ");",
+    "",
+    "CREATE INDEX users_email_idx ON users (email);",
+    "",
+    "/* Orders: one row per checkout;",
+    "   totals in cents. */",
+    'CREATE TABLE "orders" (',
+    "  id bigserial PRIMARY KEY,",
+    "  user_id bigint REFERENCES users(id)",
+    ");",
+    "",
+    "CREATE OR REPLACE FUNCTION normalize_email(raw text) RETURNS text AS $$",
+    "BEGIN",
+    "  RETURN lower(trim(raw)); -- a ; inside the body",
+    "END;",
+    "$$ LANGUAGE plpgsql;",
+    "",
+    "INSERT INTO users (email) VALUES ('a@example.com'); INSERT INTO users (email) VALUES ('b@example.com');",
+    "",
+    "DELIMITER //",
+    "CREATE PROCEDURE archive_orders()",
+    "BEGIN",
+    "  DELETE FROM orders WHERE id < 10;",
+    "  SELECT 1;",
+    "END //",
+    "DELIMITER ;",
+    "",
+    "SELECT * FROM users",
+  ].join("\n");
+
+  it("cuts at statements, past semicolons in strings, comments and $$ bodies, and names what each creates", async () => {
+    const apart = new DocumentChunker(
+      { ...DEFAULT_CHUNK_LIMITS, minTokens: 1, packKeysUpTo: 0 },
+      o200kCounter,
+    );
+    const result = await apart.chunk("db/schema.sql", schema);
+    expect(result.method).toBe("statements");
+    expectCoverage(schema, result.chunks);
+    expect(result.chunks.map((c) => `${c.startLine}-${c.endLine} ${c.kind} ${c.symbol}`)).toEqual([
+      "1-6 type public.users",
+      "7-8 section users_email_idx",
+      "9-15 type orders",
+      "16-21 function normalize_email",
+      "22-23 code ",
+      "24-25 code ",
+      "26-30 function archive_orders",
+      "31-31 code ",
+      "32-33 code ",
+    ]);
+    // By default small statements are packed together, up to half a chunk.
+    const packed = await chunker.chunk("db/schema.sql", schema);
+    expect(packed.chunks.map((c) => [c.symbol, ...c.defines])).toEqual([
+      ["public.users", "users_email_idx", "orders", "normalize_email", "archive_orders"],
+    ]);
+  });
+
+  it("cuts a statement too large for one chunk in parts that repeat its first line", async () => {
+    const rows = Array.from({ length: 400 }, (_, i) => `  ('user${i}@example.com', 'note ${i}'),`);
+    const dump = [
+      "INSERT INTO users (email, note) VALUES",
+      ...rows,
+      "  ('last@example.com', 'x');",
+    ].join("\n");
+    const limits = { ...DEFAULT_CHUNK_LIMITS, maxTokens: 300 };
+    const result = await new DocumentChunker(limits, o200kCounter).chunk("seed.sql", dump);
+    expect(result.chunks.length).toBeGreaterThan(5);
+    for (const chunk of result.chunks) expect(chunk.tokens).toBeLessThanOrEqual(300);
+    expect(result.chunks[1]?.header).toBe("INSERT INTO users (email, note) VALUES");
+    expect(result.chunks[1]?.content).toMatch(/^ {2}\('user\d+@example.com'/);
+  });
+});
+
 describe("Markdown chunking", () => {
   it("splits at headings, keeps the heading chain and ignores headings in code fences", async () => {
     const source = [

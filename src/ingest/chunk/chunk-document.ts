@@ -11,6 +11,7 @@ import { type ChunkLimits, DEFAULT_CHUNK_LIMITS } from "./chunk-limits.js";
 import { chunkSyntaxTree } from "./code-chunker.js";
 import { LineText } from "./line-text.js";
 import { chunkMarkdown } from "./markdown-chunker.js";
+import { chunkSql } from "./sql-chunker.js";
 import { TokenMeter } from "./token-meter.js";
 import { chunkWindows } from "./window-chunker.js";
 
@@ -27,15 +28,15 @@ export interface ChunkedDocument {
   readonly language: string;
   readonly chunks: ChunkDraft[];
   /** How the chunks were cut: by syntax tree, by headings, or by line windows. */
-  readonly method: "syntax" | "markdown" | "windows";
+  readonly method: "syntax" | "markdown" | "statements" | "windows";
   /** Definitions, references and imports, read from the same syntax tree; null without one. */
   readonly graph: FileGraph | null;
 }
 
 /**
  * Chunks one document by what it is: source code at its definitions (tree-sitter),
- * Markdown at its headings, everything else, and any code the parser cannot
- * read, in overlapping line windows.
+ * Markdown at its headings, SQL at its statements, everything else, and any code
+ * the parser cannot read, in overlapping line windows.
  */
 export class DocumentChunker {
   private readonly meter: TokenMeter;
@@ -61,6 +62,14 @@ export class DocumentChunker {
         language,
         chunks: chunkMarkdown(text, this.limits, this.meter),
         method: "markdown",
+        graph: null,
+      };
+    }
+    if (language === "sql") {
+      return {
+        language,
+        chunks: chunkSql(text, this.limits, this.meter),
+        method: "statements",
         graph: null,
       };
     }

@@ -6,6 +6,12 @@ export interface ChunkLimits {
   readonly minTokens: number;
   /** Lines a window repeats from the one before it. */
   readonly overlapLines: number;
+  /**
+   * Adjacent SQL statements that together have at most this many tokens share
+   * a chunk, whatever their own size (a statement is rarely worth a chunk of
+   * its own); half of `maxTokens` when not given, 0 to keep every one apart.
+   */
+  readonly packKeysUpTo?: number;
 }
 
 export const DEFAULT_CHUNK_LIMITS: ChunkLimits = { maxTokens: 800, minTokens: 48, overlapLines: 3 };

@@ -47,6 +47,11 @@ export class DraftBuilder {
     private readonly text: LineText,
     private readonly limits: ChunkLimits,
     private readonly meter: TokenMeter,
+    /**
+     * Neighbours that together stay under this many tokens merge whatever
+     * their own size (SQL's statements); 0 keeps definitions apart.
+     */
+    private readonly mergeSiblingsUpTo = 0,
   ) {}
 
   get lastIndex(): number | null {
@@ -253,7 +258,8 @@ export class DraftBuilder {
         // definitions of any size stay apart so each keeps its own name.
         ((lastSize < minTokens && size < minTokens) ||
           (last.kind === "code" && lastSize < minTokens) ||
-          (draft.kind === "code" && size < minTokens)) &&
+          (draft.kind === "code" && size < minTokens) ||
+          lastSize + size <= this.mergeSiblingsUpTo) &&
         lastSize + size <= maxTokens;
       const mergedTokens =
         candidate && last
