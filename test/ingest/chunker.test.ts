@@ -435,12 +435,14 @@ describe("SQL", () => {
     "END //",
     "DELIMITER ;",
     "",
+    "SELECT price$eur$ FROM v$prices;",
+    "CREATE VIEW cheap AS SELECT 1;",
     "SELECT * FROM users",
   ].join("\n");
 
   it("cuts at statements, past semicolons in strings, comments and $$ bodies, and names what each creates", async () => {
     const apart = new DocumentChunker(
-      { ...DEFAULT_CHUNK_LIMITS, minTokens: 1, packKeysUpTo: 0 },
+      { ...DEFAULT_CHUNK_LIMITS, minTokens: 1, packStatementsUpTo: 0 },
       o200kCounter,
     );
     const result = await apart.chunk("db/schema.sql", schema);
@@ -456,11 +458,13 @@ describe("SQL", () => {
       "26-30 function archive_orders",
       "31-31 code ",
       "32-33 code ",
+      "34-34 type cheap",
+      "35-35 code ",
     ]);
     // By default small statements are packed together, up to half a chunk.
     const packed = await chunker.chunk("db/schema.sql", schema);
     expect(packed.chunks.map((c) => [c.symbol, ...c.defines])).toEqual([
-      ["public.users", "users_email_idx", "orders", "normalize_email", "archive_orders"],
+      ["public.users", "users_email_idx", "orders", "normalize_email", "archive_orders", "cheap"],
     ]);
   });
 

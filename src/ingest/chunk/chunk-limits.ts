@@ -11,7 +11,7 @@ export interface ChunkLimits {
    * a chunk, whatever their own size (a statement is rarely worth a chunk of
    * its own); half of `maxTokens` when not given, 0 to keep every one apart.
    */
-  readonly packKeysUpTo?: number;
+  readonly packStatementsUpTo?: number;
 }
 
 export const DEFAULT_CHUNK_LIMITS: ChunkLimits = { maxTokens: 800, minTokens: 48, overlapLines: 3 };

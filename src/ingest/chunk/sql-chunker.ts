@@ -16,7 +16,7 @@ export function chunkSql(text: LineText, limits: ChunkLimits, meter: TokenMeter)
     text,
     limits,
     meter,
-    limits.packKeysUpTo ?? limits.maxTokens / 2,
+    limits.packStatementsUpTo ?? limits.maxTokens / 2,
   );
   let start = 1;
   for (const end of [...statementEndLines(text), text.count]) {
@@ -87,7 +87,8 @@ function statementEndLines(text: LineText): number[] {
       const stop = closingQuote(source, at, char);
       line += newlines(source, at, stop);
       at = stop - 1;
-    } else if (char === "$") {
+    } else if (char === "$" && !/[\w$]/.test(source[at - 1] ?? "")) {
+      // Not inside a name (Oracle's `V$SESSION`, `a$b$`).
       const tag = DOLLAR_TAG.exec(source.slice(at, at + 64))?.[0];
       if (tag) {
         const close = source.indexOf(tag, at + tag.length);
@@ -99,7 +100,6 @@ function statementEndLines(text: LineText): number[] {
       endHere();
       at += delimiter.length - 1;
     }
-    if (source[at] === "\n") lineStart = at + 1;
   }
   return ends;
 }
