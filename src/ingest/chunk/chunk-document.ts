@@ -24,6 +24,20 @@ import { chunkWindows } from "./window-chunker.js";
  */
 export const MAX_PARSED_CHARS = 2 * 1024 * 1024;
 
+/** Formats cut by their own text, without a grammar. */
+const TEXT_CHUNKERS: Readonly<
+  Record<
+    string,
+    {
+      readonly chunk: typeof chunkMarkdown;
+      readonly method: ChunkedDocument["method"];
+    }
+  >
+> = {
+  markdown: { chunk: chunkMarkdown, method: "markdown" },
+  sql: { chunk: chunkSql, method: "statements" },
+};
+
 export interface ChunkedDocument {
   readonly language: string;
   readonly chunks: ChunkDraft[];
@@ -57,21 +71,10 @@ export class DocumentChunker {
     if (content.trim().length === 0)
       return { language, chunks: [], method: "windows", graph: null };
     const text = new LineText(content, this.meter.lineCost);
-    if (language === "markdown") {
-      return {
-        language,
-        chunks: chunkMarkdown(text, this.limits, this.meter),
-        method: "markdown",
-        graph: null,
-      };
-    }
-    if (language === "sql") {
-      return {
-        language,
-        chunks: chunkSql(text, this.limits, this.meter),
-        method: "statements",
-        graph: null,
-      };
+    const byText = TEXT_CHUNKERS[language];
+    if (byText) {
+      const chunks = byText.chunk(text, this.limits, this.meter);
+      return { language, chunks, method: byText.method, graph: null };
     }
     // A component's scripts are parsed in their own language, at the file's offsets.
     const embedded = languageSupport(language)?.embedded?.(content);
