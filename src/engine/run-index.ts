@@ -52,9 +52,9 @@ import { indexProject } from "./index-project.js";
  * … DO NOT EDIT", Bison's) is recorded as generated code; 16: C and C++ whose
  * braces are split across `#ifdef` branches are read with each conditional's
  * first branch, so the functions after them are found; 17: SQL is cut at its
- * statements.
+ * statements; 18: JSON is cut at its keys.
  */
-export const INGEST_VERSION = "17";
+export const INGEST_VERSION = "18";
 
 export interface IndexRunOptions {
   readonly choice: GeneratorChoice;

@@ -484,6 +484,65 @@ describe("SQL", () => {
   });
 });
 
+describe("JSON", () => {
+  it("cuts at keys, descending into a member too large for one chunk, and names each chunk by the keys it holds", async () => {
+    const messages = Object.fromEntries(
+      Array.from({ length: 60 }, (_, i) => [
+        `error${i}`,
+        `Could not read entry ${i}: check its format`,
+      ]),
+    );
+    const labels = Object.fromEntries(
+      Array.from({ length: 60 }, (_, i) => [`label${i}`, `Label ${i}`]),
+    );
+    const source = [
+      "// Messages shown to users (comments as in tsconfig.json are allowed).",
+      JSON.stringify(
+        { name: "shop", messages, labels, 'weird \\"key\\" {': { ...labels, ok: true } },
+        null,
+        2,
+      ),
+    ].join("\n");
+    const limits = { ...DEFAULT_CHUNK_LIMITS, maxTokens: 300 };
+    const result = await new DocumentChunker(limits, o200kCounter).chunk("locales/en.json", source);
+    expect(result.method).toBe("keys");
+    expectCoverage(source, result.chunks);
+    for (const chunk of result.chunks) expect(chunk.tokens).toBeLessThanOrEqual(300);
+    // Cut between members: every chunk starts at a key line, never inside a value.
+    const lines = source.split("\n");
+    for (const chunk of result.chunks.slice(1)) {
+      expect(lines[chunk.startLine - 1]).toMatch(/^\s+"[^"]+": |^\s*\}/);
+    }
+    const symbols = result.chunks.map((c) => c.symbol);
+    expect(symbols).toContain("messages");
+    expect(symbols).toContain("labels");
+    // Packed: far fewer chunks than the 120 members, and no chunk named by each of them.
+    expect(result.chunks.length).toBeLessThan(12);
+    expect(result.chunks.every((c) => c.defines.length === 0)).toBe(true);
+    const last = result.chunks[result.chunks.length - 1];
+    expect(last?.symbol).toBe('weird \\"key\\" {');
+    expect(last?.content.trimEnd().endsWith("}")).toBe(true);
+  });
+
+  it("keeps a small file whole, and cuts a one-line file and a file cut short without losing a line", async () => {
+    const small = '{\n  "compilerOptions": { "strict": true },\n  "include": ["src"]\n}\n';
+    const whole = await chunker.chunk("tsconfig.json", small);
+    expect(whole.chunks.map((c) => [c.startLine, c.endLine])).toEqual([[1, 4]]);
+
+    const records = Array.from({ length: 300 }, (_, i) => ({ id: i, name: `item ${i}` }));
+    const minified = JSON.stringify({ records });
+    const limits = { ...DEFAULT_CHUNK_LIMITS, maxTokens: 300 };
+    const oneLine = await new DocumentChunker(limits, o200kCounter).chunk("data.json", minified);
+    expect(oneLine.chunks.length).toBeGreaterThan(5);
+    expect(oneLine.chunks.map((c) => c.content).join("")).toBe(minified);
+
+    const broken = JSON.stringify({ a: { records }, b: 1 }, null, 2).slice(0, -300);
+    const cutShort = await new DocumentChunker(limits, o200kCounter).chunk("broken.json", broken);
+    expectCoverage(broken, cutShort.chunks);
+    expect(cutShort.chunks.map((c) => c.symbol)).toContain("a.records");
+  });
+});
+
 describe("Markdown chunking", () => {
   it("splits at headings, keeps the heading chain and ignores headings in code fences", async () => {
     const source = [

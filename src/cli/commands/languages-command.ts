@@ -48,7 +48,7 @@ export function registerLanguagesCommand(
           );
         }
         writeOut(
-          `\n${withGraph} languages with syntax chunking and a code graph; other files are cut in line windows (Markdown at its headings, SQL at its statements).\n`,
+          `\n${withGraph} languages with syntax chunking and a code graph; other files are cut in line windows (Markdown at its headings, SQL at its statements, JSON at its keys).\n`,
         );
         return failed.length > 0 ? 1 : 0;
       }),

@@ -9,6 +9,7 @@ import { isParserAbort, parseSource } from "../../parse/parse-source.js";
 import { parserFor } from "../../parse/tree-sitter-loader.js";
 import { type ChunkLimits, DEFAULT_CHUNK_LIMITS } from "./chunk-limits.js";
 import { chunkSyntaxTree } from "./code-chunker.js";
+import { chunkJson } from "./json-chunker.js";
 import { LineText } from "./line-text.js";
 import { chunkMarkdown } from "./markdown-chunker.js";
 import { chunkSql } from "./sql-chunker.js";
@@ -36,20 +37,22 @@ const TEXT_CHUNKERS: Readonly<
 > = {
   markdown: { chunk: chunkMarkdown, method: "markdown" },
   sql: { chunk: chunkSql, method: "statements" },
+  json: { chunk: chunkJson, method: "keys" },
 };
 
 export interface ChunkedDocument {
   readonly language: string;
   readonly chunks: ChunkDraft[];
-  /** How the chunks were cut: by syntax tree, by headings, or by line windows. */
-  readonly method: "syntax" | "markdown" | "statements" | "windows";
+  /** How the chunks were cut: by syntax tree, by headings, statements or keys, or by line windows. */
+  readonly method: "syntax" | "markdown" | "statements" | "keys" | "windows";
   /** Definitions, references and imports, read from the same syntax tree; null without one. */
   readonly graph: FileGraph | null;
 }
 
 /**
  * Chunks one document by what it is: source code at its definitions (tree-sitter),
- * Markdown at its headings, SQL at its statements, everything else, and any code
+ * Markdown at its headings, SQL at its statements, JSON at its keys; everything
+ * else, and any code
  * the parser cannot read, in overlapping line windows.
  */
 export class DocumentChunker {

@@ -77,3 +77,11 @@ export class LineText {
     return true;
   }
 }
+
+/** How many line breaks `source` holds from offset `from` up to (not including) `to`. */
+export function newlinesBetween(source: string, from: number, to: number): number {
+  let count = 0;
+  for (let at = source.indexOf("\n", from); at >= 0 && at < to; at = source.indexOf("\n", at + 1))
+    count++;
+  return count;
+}

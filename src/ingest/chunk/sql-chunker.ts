@@ -1,7 +1,7 @@
 import type { ChunkDraft, ChunkKind } from "../../core/types.js";
 import type { ChunkLimits } from "./chunk-limits.js";
 import { DraftBuilder } from "./draft-builder.js";
-import type { LineText } from "./line-text.js";
+import { type LineText, newlinesBetween } from "./line-text.js";
 import type { TokenMeter } from "./token-meter.js";
 
 /**
@@ -81,11 +81,11 @@ function statementEndLines(text: LineText): number[] {
     } else if (char === "/" && source[at + 1] === "*") {
       const close = source.indexOf("*/", at + 2);
       const stop = close < 0 ? source.length : close + 2;
-      line += newlines(source, at, stop);
+      line += newlinesBetween(source, at, stop);
       at = stop - 1;
     } else if (char === "'" || char === '"' || char === "`") {
       const stop = closingQuote(source, at, char);
-      line += newlines(source, at, stop);
+      line += newlinesBetween(source, at, stop);
       at = stop - 1;
     } else if (char === "$" && !/[\w$]/.test(source[at - 1] ?? "")) {
       // Not inside a name (Oracle's `V$SESSION`, `a$b$`).
@@ -93,7 +93,7 @@ function statementEndLines(text: LineText): number[] {
       if (tag) {
         const close = source.indexOf(tag, at + tag.length);
         const stop = close < 0 ? source.length : close + tag.length;
-        line += newlines(source, at, stop);
+        line += newlinesBetween(source, at, stop);
         at = stop - 1;
       }
     } else if (source.startsWith(delimiter, at)) {
@@ -127,13 +127,6 @@ function closingQuote(source: string, at: number, quote: string): number {
     return close + 1;
   }
   return source.length;
-}
-
-function newlines(source: string, from: number, to: number): number {
-  let count = 0;
-  for (let at = source.indexOf("\n", from); at >= 0 && at < to; at = source.indexOf("\n", at + 1))
-    count++;
-  return count;
 }
 
 /** `CREATE [OR REPLACE] [TEMP …] TABLE [IF NOT EXISTS] name`, and ALTER and DROP alike. */
