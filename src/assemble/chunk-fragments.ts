@@ -34,16 +34,23 @@ export function chunkFragment(
     chunkKind: chunk.kind,
     chunkIds: [chunk.id],
     ...(chunk.context ? { context: chunk.context } : {}),
+    // Only the parts after the first of a split span carry a header (the definition's signature).
+    ...(chunk.header.length > 0 ? { continued: true } : {}),
   };
 }
 
-/** The fragment, or its signature or outline when only that fits in `room` tokens; null when nothing does. */
+/**
+ * The fragment, or its signature or outline when only that fits in `room`
+ * tokens (loose code cut down to its lines that hold most of `focus`, the
+ * task's terms); null when nothing does.
+ */
 export function fitFragment(
   fragment: ContextFragment,
   room: number,
   counter: TokenCounter,
+  focus?: ReadonlySet<string>,
 ): ContextFragment | null {
-  return fragment.tokens <= room ? fragment : reducedWithin(fragment, room, counter);
+  return fragment.tokens <= room ? fragment : reducedWithin(fragment, room, counter, focus);
 }
 
 /**
@@ -58,12 +65,13 @@ export function chunkWithin(
   strategy: string,
   counter: TokenCounter,
   room: number,
+  focus?: ReadonlySet<string>,
 ): ContextFragment | null {
   if (room <= 0) return null;
   const tokens = counter.countUpTo?.(chunk.content, room) ?? counter.count(chunk.content);
   // Past the room `tokens` may be a partial count: that fragment is only cut down, never shown.
   const whole = chunkFragment(chunk, score, strategy, counter, tokens);
-  return tokens <= room ? whole : reducedWithin(whole, room, counter);
+  return tokens <= room ? whole : reducedWithin(whole, room, counter, focus);
 }
 
 /** The fragment's signature or outline when one fits in `room` tokens. */
@@ -71,10 +79,11 @@ function reducedWithin(
   fragment: ContextFragment,
   room: number,
   counter: TokenCounter,
+  focus?: ReadonlySet<string>,
 ): ContextFragment | null {
   if (room <= 0) return null;
   for (const depth of ["signature", "outline"] as const) {
-    const reduced = reduceDetail(fragment, depth);
+    const reduced = reduceDetail(fragment, depth, focus);
     if (!reduced) continue;
     const tokens = counter.countUpTo?.(reduced.content, room) ?? counter.count(reduced.content);
     if (tokens <= room) return { ...reduced, tokens };
@@ -91,11 +100,12 @@ export function fragmentsWithin(
   total: number,
   strategy: string,
   counter: TokenCounter,
+  focus?: ReadonlySet<string>,
 ): ContextFragment[] {
   const fragments: ContextFragment[] = [];
   let used = 0;
   for (const { chunk, score, signals } of scored) {
-    const fragment = chunkWithin(chunk, score, strategy, counter, total - used);
+    const fragment = chunkWithin(chunk, score, strategy, counter, total - used, focus);
     if (!fragment) continue;
     used += fragment.tokens;
     fragments.push(signals ? { ...fragment, signals } : fragment);

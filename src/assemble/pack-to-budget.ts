@@ -1,6 +1,7 @@
 import { CtxError } from "../core/errors.js";
 import type { ContextFragment, DetailDepth } from "../core/fragment.js";
 import type { TokenCounter } from "../core/token-counter.js";
+import { queryTerms } from "../text/code-tokenizer.js";
 import { type CountedPart, countJoined } from "../tokens/joined-count.js";
 import { isPieceBoundary } from "../tokens/piece-boundaries.js";
 import { reduceDetail } from "./detail-depth.js";
@@ -82,6 +83,8 @@ export function packToBudget(
   options: PackOptions,
 ): PackResult {
   const { renderer, limit, task, budget } = options;
+  // What a cut-down fragment of loose code keeps: its lines that speak of the task.
+  const focus = new Set(queryTerms(task));
   const { count, countUpTo, known, remember } = memoizedCounts(options.counter);
   const joined = (parts: readonly CountedPart[]) => countJoined(options.counter, parts);
   /** A block's count, from its fragment text's where the counter adds up (the text is counted once). */
@@ -147,7 +150,7 @@ export function packToBudget(
     const room = group ? share - spent : Math.min(share - spent, limit - packedCost);
     if (room <= 0) return false;
     for (const depth of depths) {
-      const reducedForm = depth === "full" ? candidate : reduceDetail(candidate, depth);
+      const reducedForm = depth === "full" ? candidate : reduceDetail(candidate, depth, focus);
       if (!reducedForm) continue;
       // Counts stop past the room: what is over it cannot fit, and a block holds its fragment's text.
       const tokens =

@@ -60,6 +60,12 @@ export interface ContextFragment {
   /** How the ranking stage scored it (`rank/rank-candidates.ts`); shown only with --explain. */
   readonly rank?: RankBreakdown;
   /**
+   * A later part of a definition or section cut in parts: its first lines are
+   * the middle of something, no signature or heading, so it is shown whole or
+   * not at all.
+   */
+  readonly continued?: boolean;
+  /**
    * Returned past its strategy's first `max_fragments` (the default 100), which
    * a large budget lets it return: ranked after every fragment that is not, so
    * it fills what they leave of the budget and never displaces one of them.

@@ -18,7 +18,6 @@ import type {
 import { DEFAULT_CAPABILITIES } from "../../core/strategy.js";
 import type { TextBackend } from "../../core/text-backend.js";
 import type { TokenCounter } from "../../core/token-counter.js";
-import type { StoredChunk } from "../../core/types.js";
 import {
   focusArea,
   focusSeeds,
@@ -186,6 +185,8 @@ export class BreadthDepthNavigatorStrategy implements ContextStrategy {
     let used = 0;
     // A second copy of one text would be dropped when packing: it must not take room here.
     const texts = new Set<string>();
+    // A keyword hit that does not fit whole is cut down to its lines that speak of the task.
+    const focus = new Set(queryTerms(request.task));
     for (const candidate of candidates) {
       if (fragments.length >= maxFragments || total - used < 8) break;
       const room = total - used;
@@ -193,7 +194,14 @@ export class BreadthDepthNavigatorStrategy implements ContextStrategy {
       if ("chunk" in candidate) {
         if (texts.has(candidate.chunk.hash)) continue;
         texts.add(candidate.chunk.hash);
-        fragment = this.fitChunk(candidate.chunk, candidate.score, room);
+        fragment = chunkWithin(
+          candidate.chunk,
+          candidate.score,
+          this.name,
+          this.counter,
+          room,
+          focus,
+        );
         if (fragment)
           fragment = {
             ...fragment,
@@ -219,11 +227,6 @@ export class BreadthDepthNavigatorStrategy implements ContextStrategy {
       used += fragment.tokens;
     }
     return fragments;
-  }
-
-  /** A keyword hit whole while it fits, else its signature or declaration line. */
-  private fitChunk(chunk: StoredChunk, score: number, room: number): ContextFragment | null {
-    return chunkWithin(chunk, score, this.name, this.counter, room);
   }
 
   private richestFitting(

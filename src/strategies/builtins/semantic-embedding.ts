@@ -9,6 +9,7 @@ import type {
 } from "../../core/strategy.js";
 import { DEFAULT_CAPABILITIES } from "../../core/strategy.js";
 import type { TokenCounter } from "../../core/token-counter.js";
+import { queryTerms } from "../../text/code-tokenizer.js";
 import { DEFAULT_MAX_FRAGMENTS } from "./simple-keyword.js";
 
 /**
@@ -56,6 +57,7 @@ export class SemanticEmbeddingStrategy implements ContextStrategy {
       budget.total,
       this.name,
       this.counter,
+      new Set(queryTerms(request.task)),
     );
   }
 

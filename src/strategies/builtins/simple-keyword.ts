@@ -50,6 +50,7 @@ export class SimpleKeywordStrategy implements ContextStrategy {
     const first = request.maxFragments ?? DEFAULT_MAX_FRAGMENTS;
     const spare = request.spareFragments ?? 0;
     const stems = taskStems(request.task);
+    const focus = new Set(queryTerms(request.task));
     const found = await text.searchText({
       terms: taskSearchTerms(request.task),
       limit: first + spare,
@@ -65,6 +66,7 @@ export class SimpleKeywordStrategy implements ContextStrategy {
       budget.total,
       this.name,
       this.counter,
+      focus,
     );
     if (found.length <= first) return fragments;
     // The hits past them fill what they leave of a large budget (ContextFragment.spare).
@@ -79,6 +81,7 @@ export class SimpleKeywordStrategy implements ContextStrategy {
       budget.total - used,
       this.name,
       this.counter,
+      focus,
     );
     return [...fragments, ...spares.map((fragment) => ({ ...fragment, spare: true }))];
   }

@@ -151,8 +151,9 @@ export class TemporalArchaeologyStrategy implements ContextStrategy {
       top > 0 ? await this.partnerFragments(hits, top, terms, request, text, temporal) : [];
     const fragments: ContextFragment[] = [...commits];
     let used = commits.reduce((sum, fragment) => sum + fragment.tokens, 0);
+    const focus = new Set(queryTerms(request.task));
     for (const fragment of partners) {
-      const fitted = fitFragment(fragment, budget.total - used, this.counter);
+      const fitted = fitFragment(fragment, budget.total - used, this.counter, focus);
       if (!fitted) continue;
       used += fitted.tokens;
       fragments.push(fitted);
