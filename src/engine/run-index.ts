@@ -52,7 +52,8 @@ import { indexProject } from "./index-project.js";
  * … DO NOT EDIT", Bison's) is recorded as generated code; 16: C and C++ whose
  * braces are split across `#ifdef` branches are read with each conditional's
  * first branch, so the functions after them are found; 17: SQL is cut at its
- * statements; 18: JSON is cut at its keys.
+ * statements; 18: JSON is cut at its keys, and C#'s `#pragma` and `#region` lines
+ * between a declaration and its body are left out of its signature.
  */
 export const INGEST_VERSION = "18";
 

@@ -5,8 +5,13 @@ import type { GraphDefinition } from "../core/graph.js";
 /** A long parameter list is kept whole up to here: what a caller passes is the signature's point. */
 const MAX_SIGNATURE_LINES = 12;
 const MAX_SIGNATURE_CHARS = 600;
-/** A line of a signature that is only a comment (`// eslint-disable-next-line`, a JSDoc line). */
-const COMMENT_LINE = /^\s*(?:\/\/|\/\*(?:(?!\*\/).)*(?:\*\/\s*)?$|\*\/\s*$|\*(?:\s|$))/;
+/**
+ * A line of a signature that is only a comment (`// eslint-disable-next-line`,
+ * a JSDoc line) or a compiler directive that is no part of it (C#'s `#pragma
+ * warning restore`, `#region`, `#nullable`).
+ */
+const COMMENT_LINE =
+  /^\s*(?:\/\/|\/\*(?:(?!\*\/).)*(?:\*\/\s*)?$|\*\/\s*$|\*(?:\s|$)|#\s*(?:pragma|region|endregion|nullable)\b)/;
 
 /**
  * The declaration up to its body, or the whole of a definition without one

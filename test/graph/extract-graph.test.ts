@@ -417,6 +417,15 @@ describe("graph extraction", () => {
       // A comment before code on its line stays with it; the parameter list is whole.
       "run(\n    /* first */ a: number,\n    b: number,\n  ): void",
     ]);
+    // C#'s directives between a declaration and its body are none of it.
+    const cs = await graphOf(
+      "csharp",
+      "src/IsPolicy.cs",
+      "namespace Polly;\n\n#pragma warning disable IDE1006\npublic interface IsPolicy\n#pragma warning restore IDE1006\n{\n    string PolicyKey { get; }\n}\n",
+    );
+    expect(cs.definitions.find((d) => d.name === "IsPolicy")?.signature).toBe(
+      "public interface IsPolicy",
+    );
   });
 
   it("names a C++ method defined outside its class by its own name, as a method of that class, and does not count its definition as a use", async () => {
