@@ -2,7 +2,7 @@ import type { ContextFragment, DetailDepth } from "../core/fragment.js";
 import { withLines } from "../core/fragment-id.js";
 import { SYMBOL_KINDS } from "../core/graph.js";
 import type { ChunkKind } from "../core/types.js";
-import { indexTerms } from "../text/code-tokenizer.js";
+import { indexTerms, queryTerms } from "../text/code-tokenizer.js";
 
 /** Chunk kinds that are definitions: the graph's symbol kinds (constants are chunked as code). */
 const DEFINITION_KINDS: ReadonlySet<ChunkKind> = new Set(
@@ -90,6 +90,11 @@ function focusedRange(lines: TextLines, focus: ReadonlySet<string>, size: number
     }
   }
   return best;
+}
+
+/** What a fragment cut down for `task` keeps where it has no declaration: lines holding these terms. */
+export function focusTerms(task: string): ReadonlySet<string> {
+  return new Set(queryTerms(task));
 }
 
 /** 0-based inclusive line range within the fragment. */

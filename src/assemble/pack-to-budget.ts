@@ -1,10 +1,9 @@
 import { CtxError } from "../core/errors.js";
 import type { ContextFragment, DetailDepth } from "../core/fragment.js";
 import type { TokenCounter } from "../core/token-counter.js";
-import { queryTerms } from "../text/code-tokenizer.js";
 import { type CountedPart, countJoined } from "../tokens/joined-count.js";
 import { isPieceBoundary } from "../tokens/piece-boundaries.js";
-import { reduceDetail } from "./detail-depth.js";
+import { focusTerms, reduceDetail } from "./detail-depth.js";
 import { AROUND_FRAGMENTS, inOrderWithLinesAround } from "./lines-around.js";
 import { compareForOutput, mergeFragments, mergeKey } from "./merge-fragments.js";
 import { type Renderer, renderAll } from "./renderers.js";
@@ -84,7 +83,7 @@ export function packToBudget(
 ): PackResult {
   const { renderer, limit, task, budget } = options;
   // What a cut-down fragment of loose code keeps: its lines that speak of the task.
-  const focus = new Set(queryTerms(task));
+  const focus = focusTerms(task);
   const { count, countUpTo, known, remember } = memoizedCounts(options.counter);
   const joined = (parts: readonly CountedPart[]) => countJoined(options.counter, parts);
   /** A block's count, from its fragment text's where the counter adds up (the text is counted once). */

@@ -61,8 +61,8 @@ export interface ContextFragment {
   readonly rank?: RankBreakdown;
   /**
    * A later part of a definition or section cut in parts: its first lines are
-   * the middle of something, no signature or heading, so it is shown whole or
-   * not at all.
+   * the middle of something, no signature or heading, so cut down it keeps its
+   * lines that hold the task's words (`reduceDetail`).
    */
   readonly continued?: boolean;
   /**

@@ -52,8 +52,7 @@ export interface ChunkedDocument {
 /**
  * Chunks one document by what it is: source code at its definitions (tree-sitter),
  * Markdown at its headings, SQL at its statements, JSON at its keys; everything
- * else, and any code
- * the parser cannot read, in overlapping line windows.
+ * else, and any code the parser cannot read, in overlapping line windows.
  */
 export class DocumentChunker {
   private readonly meter: TokenMeter;

@@ -1,4 +1,5 @@
 import { chunkWithin } from "../../assemble/chunk-fragments.js";
+import { focusTerms } from "../../assemble/detail-depth.js";
 import type { ContextFragment, DetailDepth } from "../../core/fragment.js";
 import {
   type GraphFile,
@@ -186,7 +187,7 @@ export class BreadthDepthNavigatorStrategy implements ContextStrategy {
     // A second copy of one text would be dropped when packing: it must not take room here.
     const texts = new Set<string>();
     // A keyword hit that does not fit whole is cut down to its lines that speak of the task.
-    const focus = new Set(queryTerms(request.task));
+    const focus = focusTerms(request.task);
     for (const candidate of candidates) {
       if (fragments.length >= maxFragments || total - used < 8) break;
       const room = total - used;

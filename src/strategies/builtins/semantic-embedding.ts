@@ -1,4 +1,5 @@
 import { fragmentsWithin } from "../../assemble/chunk-fragments.js";
+import { focusTerms } from "../../assemble/detail-depth.js";
 import type { ContextFragment } from "../../core/fragment.js";
 import type {
   Backends,
@@ -9,7 +10,6 @@ import type {
 } from "../../core/strategy.js";
 import { DEFAULT_CAPABILITIES } from "../../core/strategy.js";
 import type { TokenCounter } from "../../core/token-counter.js";
-import { queryTerms } from "../../text/code-tokenizer.js";
 import { DEFAULT_MAX_FRAGMENTS } from "./simple-keyword.js";
 
 /**
@@ -57,7 +57,7 @@ export class SemanticEmbeddingStrategy implements ContextStrategy {
       budget.total,
       this.name,
       this.counter,
-      new Set(queryTerms(request.task)),
+      focusTerms(request.task),
     );
   }
 

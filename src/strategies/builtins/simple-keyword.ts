@@ -1,4 +1,5 @@
 import { fragmentsWithin } from "../../assemble/chunk-fragments.js";
+import { focusTerms } from "../../assemble/detail-depth.js";
 import type { ContextFragment } from "../../core/fragment.js";
 import type {
   Backends,
@@ -50,7 +51,7 @@ export class SimpleKeywordStrategy implements ContextStrategy {
     const first = request.maxFragments ?? DEFAULT_MAX_FRAGMENTS;
     const spare = request.spareFragments ?? 0;
     const stems = taskStems(request.task);
-    const focus = new Set(queryTerms(request.task));
+    const focus = focusTerms(request.task);
     const found = await text.searchText({
       terms: taskSearchTerms(request.task),
       limit: first + spare,

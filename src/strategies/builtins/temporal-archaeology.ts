@@ -1,4 +1,5 @@
 import { chunkFragment, fitFragment } from "../../assemble/chunk-fragments.js";
+import { focusTerms } from "../../assemble/detail-depth.js";
 import type { ContextFragment } from "../../core/fragment.js";
 import type { LoadedGraph } from "../../core/graph.js";
 import type { TemporalBackend } from "../../core/history.js";
@@ -151,7 +152,7 @@ export class TemporalArchaeologyStrategy implements ContextStrategy {
       top > 0 ? await this.partnerFragments(hits, top, terms, request, text, temporal) : [];
     const fragments: ContextFragment[] = [...commits];
     let used = commits.reduce((sum, fragment) => sum + fragment.tokens, 0);
-    const focus = new Set(queryTerms(request.task));
+    const focus = focusTerms(request.task);
     for (const fragment of partners) {
       const fitted = fitFragment(fragment, budget.total - used, this.counter, focus);
       if (!fitted) continue;
