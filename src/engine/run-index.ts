@@ -53,9 +53,13 @@ import { indexProject } from "./index-project.js";
  * braces are split across `#ifdef` branches are read with each conditional's
  * first branch, so the functions after them are found; 17: SQL is cut at its
  * statements; 18: JSON is cut at its keys, and C#'s `#pragma` and `#region` lines
- * between a declaration and its body are left out of its signature.
+ * between a declaration and its body are left out of its signature; 19: a
+ * script with no extension is read in the language of its `#!` line and
+ * `Rakefile`, `Gemfile`, `.rake`, `.gemspec` and `.ru` as Ruby, the signature of
+ * `const f = (…) => {…}` (and of Lua's `f = function(…)`) stops at its body,
+ * and a signature's later lines keep their indent against its first line.
  */
-export const INGEST_VERSION = "18";
+export const INGEST_VERSION = "19";
 
 export interface IndexRunOptions {
   readonly choice: GeneratorChoice;

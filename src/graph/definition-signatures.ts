@@ -26,7 +26,7 @@ export function signatureOf(node: Node, body: Node | null, source: string): stri
     body && body.startIndex > start
       ? source.slice(start, body.startIndex)
       : source.slice(start, Math.min(node.endIndex, start + 2 * MAX_SIGNATURE_CHARS));
-  return head
+  const signature = head
     .split("\n", MAX_SIGNATURE_LINES + 4)
     .filter((line, index) => index === 0 || !COMMENT_LINE.test(line))
     .slice(0, MAX_SIGNATURE_LINES)
@@ -34,6 +34,21 @@ export function signatureOf(node: Node, body: Node | null, source: string): stri
     .join("\n")
     .trim()
     .slice(0, MAX_SIGNATURE_CHARS);
+  // Its later lines are kept indented as they are against the first's, not the file's
+  // margin (after the cut above, so that what a signature holds is as before).
+  const lineStart = source.lastIndexOf("\n", start - 1) + 1;
+  const indent = /^[ \t]*/.exec(source.slice(lineStart, start))?.[0].length ?? 0;
+  if (indent === 0) return signature;
+  return signature
+    .split("\n")
+    .map((line, index) => (index === 0 ? line : withoutMargin(line, indent)))
+    .join("\n");
+}
+
+/** A line less up to `indent` characters of its leading white space. */
+function withoutMargin(line: string, indent: number): string {
+  const own = /^[ \t]*/.exec(line)?.[0].length ?? 0;
+  return line.slice(Math.min(indent, own));
 }
 
 /**

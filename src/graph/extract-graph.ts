@@ -281,7 +281,7 @@ function definitionAt(
       node,
       source.slice(name.startIndex, name.endIndex),
       "method",
-      signatureOf(node, null, source),
+      signatureOf(node, support.grammar?.bodyOf?.(node) ?? null, source),
       parent,
       "",
     );

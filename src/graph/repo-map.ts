@@ -144,10 +144,13 @@ function render(graph: LoadedGraph, shown: readonly GraphNode[]): string {
 /** Lines of a signature the map shows at most (the stored signature runs to its body). */
 const MAX_MAP_SIGNATURE_LINES = 3;
 
+/** `@Override`, `@app.route("/")`; C#'s `[Obsolete("…")]` and PHP's `#[Route("/")]` on a line of their own. */
+const DECORATOR_LINE = /^\s*(?:@|#?\[.*\]\s*$)/;
+
 /** A constant's first line, others' signature less its decorators, up to three lines; long lines cut. */
 function signatureLines(node: GraphNode): string[] {
   const stored = (node.signature || node.name).split("\n");
-  const decorators = stored.findIndex((line) => !line.trimStart().startsWith("@"));
+  const decorators = stored.findIndex((line) => !DECORATOR_LINE.test(line));
   const all = (decorators > 0 ? withoutIndent(stored.slice(decorators)) : stored).slice(
     0,
     MAX_MAP_SIGNATURE_LINES,

@@ -18,6 +18,8 @@ const grammar: GrammarSpec = {
 export const bash: LanguageSupport = {
   name: "bash",
   extensions: [".sh", ".bash", ".zsh"],
+  filenames: [".bashrc", ".bash_profile", ".zshrc", ".profile", "PKGBUILD"],
+  interpreters: ["sh", "bash", "dash", "ash", "ksh", "zsh"],
   grammar,
   graph: {
     definitions: graphDefinitions(grammar),

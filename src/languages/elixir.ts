@@ -63,6 +63,7 @@ function modulePath(alias: string): string {
 export const elixir: LanguageSupport = {
   name: "elixir",
   extensions: [".ex", ".exs"],
+  interpreters: ["elixir"],
   grammar,
   graph: {
     definitions: graphDefinitions(grammar),

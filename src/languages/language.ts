@@ -14,6 +14,14 @@ export interface LanguageSupport {
   readonly name: string;
   /** Lower-cased file extensions with their dot. */
   readonly extensions: readonly string[];
+  /** Whole file names written in it with no extension of its own (Ruby's `Rakefile`). */
+  readonly filenames?: readonly string[];
+  /**
+   * The programs a `#!` line names to run a script of it (`#!/usr/bin/env
+   * python3`), for a file with no extension: `bin/deploy`, a git hook.
+   * Version digits are dropped before the lookup (`python3.11` is `python`).
+   */
+  readonly interpreters?: readonly string[];
   /** The tree-sitter grammar and the chunker's rules; without one, files are cut in line windows. */
   readonly grammar?: GrammarSpec;
   /** The code graph's rules; without them a parsed file has chunks but no graph. */

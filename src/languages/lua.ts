@@ -9,18 +9,47 @@ import {
 } from "./language.js";
 import { nameField } from "./node-names.js";
 
+/** `local x = …` holds its assignment; `x = …` is one. */
+function assignmentOf(node: Node): Node | undefined {
+  return node.type === "variable_declaration"
+    ? node.namedChildren.find((child) => child.type === "assignment_statement")
+    : node;
+}
+
+/** The function an assignment of one value gives, or undefined. */
+function assignedFunctionValue(assignment: Node | undefined): Node | undefined {
+  const values = assignment?.namedChildren.find((child) => child.type === "expression_list");
+  const value = values?.namedChildren[0];
+  return value?.type === "function_definition" ? value : undefined;
+}
+
 /** `x = function(…) … end`: the name an assignment gives a function, or null. */
 function assignedFunction(node: Node): string | null {
-  const assignment =
-    node.type === "variable_declaration"
-      ? node.namedChildren.find((child) => child.type === "assignment_statement")
-      : node;
-  if (!assignment) return null;
-  const targets = assignment.namedChildren.find((child) => child.type === "variable_list");
-  const values = assignment.namedChildren.find((child) => child.type === "expression_list");
-  if (targets?.namedChildCount !== 1 || values?.namedChildren[0]?.type !== "function_definition")
-    return null;
-  return targets.namedChildren[0]?.text ?? null;
+  const assignment = assignmentOf(node);
+  const targets = assignment?.namedChildren.find((child) => child.type === "variable_list");
+  if (targets?.namedChildCount !== 1 || !assignedFunctionValue(assignment)) return null;
+  const target = targets.namedChildren[0];
+  // Inside a function, `local f = function` (or `f = function` to a variable) binds a
+  // variable of that call, not an API: pretty.write's own `ipairs`. `obj.f = function` stays.
+  if (target?.type === "identifier" && insideFunction(node)) return null;
+  return target?.text ?? null;
+}
+
+function insideFunction(node: Node): boolean {
+  for (let parent = node.parent; parent; parent = parent.parent) {
+    if (parent.type === "function_declaration" || parent.type === "function_definition")
+      return true;
+  }
+  return false;
+}
+
+/**
+ * Where an assigned function's body starts (`x = function(a)` stops there, not
+ * at the assignment's end): its block, or its `end` when it has none.
+ */
+function assignedBody(node: Node): Node | null {
+  const value = assignedFunctionValue(assignmentOf(node));
+  return value ? (value.childForFieldName("body") ?? value.lastChild) : null;
 }
 
 const grammar: GrammarSpec = {
@@ -32,6 +61,7 @@ const grammar: GrammarSpec = {
   },
   containers: typeSet(),
   wrappers: typeSet(),
+  bodyOf: assignedBody,
   classify: (node, kind) => {
     if (node.type === "function_declaration") return { kind, name: nameField(node) };
     // `local x = …` holds its assignment: the declaration is the definition, not both.
@@ -45,6 +75,7 @@ const grammar: GrammarSpec = {
 export const lua: LanguageSupport = {
   name: "lua",
   extensions: [".lua"],
+  interpreters: ["lua", "luajit"],
   grammar,
   graph: {
     definitions: graphDefinitions(grammar),

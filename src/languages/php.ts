@@ -57,6 +57,7 @@ function importTargets(file: string, specifier: string): ImportTarget[] {
 export const php: LanguageSupport = {
   name: "php",
   extensions: [".php"],
+  interpreters: ["php"],
   grammar,
   graph: {
     definitions: graphDefinitions(grammar),

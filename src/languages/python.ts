@@ -57,6 +57,7 @@ function importTargets(file: string, specifier: string, names: readonly string[]
 export const python: LanguageSupport = {
   name: "python",
   extensions: [".py", ".pyi"],
+  interpreters: ["python", "pypy"],
   grammar,
   graph: {
     definitions: graphDefinitions(grammar),

@@ -77,8 +77,12 @@ const NAMED_FORMATS: Readonly<Record<string, string>> = {
 
 const BY_NAME = new Map(LANGUAGES.map((language) => [language.name, language]));
 const BY_EXTENSION = new Map<string, LanguageSupport>();
+const BY_FILENAME = new Map<string, LanguageSupport>();
+const BY_INTERPRETER = new Map<string, LanguageSupport>();
 for (const language of LANGUAGES) {
   for (const extension of language.extensions) BY_EXTENSION.set(extension, language);
+  for (const filename of language.filenames ?? []) BY_FILENAME.set(filename, language);
+  for (const program of language.interpreters ?? []) BY_INTERPRETER.set(program, language);
 }
 
 /** The language's support, or undefined for formats without a grammar. */
@@ -89,12 +93,40 @@ export function languageSupport(name: string): LanguageSupport | undefined {
 /** The language of a file, from its extension (and, where it is ambiguous, its text); "text" when unknown. */
 export function languageOf(relPath: string, content?: string): string {
   const name = relPath.slice(relPath.lastIndexOf("/") + 1);
+  const named = BY_FILENAME.get(name);
+  if (named) return named.name;
   const dot = name.lastIndexOf(".");
-  if (dot <= 0) return "text";
+  if (dot <= 0) return (content !== undefined && scriptLanguage(content)) || "text";
   const extension = name.slice(dot).toLowerCase();
   const language = BY_EXTENSION.get(extension);
   if (!language) return NAMED_FORMATS[extension] ?? "text";
   return (content !== undefined && language.refine?.(content)) || language.name;
+}
+
+/**
+ * The language a `#!` line runs a script in: `#!/bin/sh`, `#!/usr/bin/env -S
+ * node --no-warnings`, `#!/usr/bin/python3.11 -u`; null for any other program
+ * or no such line.
+ */
+function scriptLanguage(content: string): string | null {
+  if (!content.startsWith("#!")) return null;
+  const end = content.indexOf("\n");
+  const words = content
+    .slice(2, end < 0 ? Math.min(content.length, 200) : end)
+    .trim()
+    .split(/\s+/);
+  let program = baseName(words[0] ?? "");
+  if (program === "env") {
+    // env's own options and VAR=value settings come before the program.
+    program = baseName(
+      words.slice(1).find((word) => !word.startsWith("-") && !word.includes("=")) ?? "",
+    );
+  }
+  return BY_INTERPRETER.get(program.replace(/[\d.]+$/, ""))?.name ?? null;
+}
+
+function baseName(path: string): string {
+  return path.slice(path.lastIndexOf("/") + 1);
 }
 
 function byName<T>(pick: (language: LanguageSupport) => T | undefined): Record<string, T> {

@@ -57,7 +57,9 @@ const grammar: GrammarSpec = {
 
 export const ruby: LanguageSupport = {
   name: "ruby",
-  extensions: [".rb"],
+  extensions: [".rb", ".rake", ".gemspec", ".ru"],
+  filenames: ["Rakefile", "Gemfile", "Guardfile", "Vagrantfile", "Podfile", "Fastfile", "Capfile"],
+  interpreters: ["ruby", "jruby"],
   grammar,
   graph: {
     definitions: graphDefinitions(grammar),

@@ -49,6 +49,7 @@ const grammar: GrammarSpec = {
 export const swift: LanguageSupport = {
   name: "swift",
   extensions: [".swift"],
+  interpreters: ["swift"],
   grammar,
   graph: {
     definitions: graphDefinitions(grammar),

@@ -35,6 +35,25 @@ const DEFINITIONS: Record<string, ChunkKind> = {
   assignment_expression: "function",
 };
 
+const VALUE_HOLDERS = new Set([
+  "variable_declarator",
+  "public_field_definition",
+  "field_definition",
+]);
+
+/**
+ * `const f = (a) => { … }` (or a class field `f = (a) => { … }`) stops before
+ * the braces, as `function f(a)` does; a one-line `const double = (x) => x * 2`
+ * is all signature.
+ */
+function declaredFunctionBody(node: Node): Node | null {
+  if (!VALUE_HOLDERS.has(node.type)) return null;
+  const body = node.childForFieldName("value")?.childForFieldName("body") ?? null;
+  if (!body || (body.type !== "statement_block" && node.startPosition.row === node.endPosition.row))
+    return null;
+  return body;
+}
+
 const grammar: GrammarSpec = {
   wasm: `${VSCODE}/tree-sitter-typescript.wasm`,
   definitions: DEFINITIONS,
@@ -46,6 +65,7 @@ const grammar: GrammarSpec = {
     "module",
   ),
   wrappers: typeSet("export_statement", "expression_statement"),
+  bodyOf: declaredFunctionBody,
 };
 
 const graph: GraphRules = {
@@ -153,6 +173,7 @@ const javascriptFamily = {
 export const typescript: LanguageSupport = {
   name: "typescript",
   extensions: [".ts", ".mts", ".cts"],
+  interpreters: ["deno", "ts-node", "tsx"],
   grammar,
   ...javascriptFamily,
 };
@@ -167,6 +188,7 @@ export const tsx: LanguageSupport = {
 export const javascript: LanguageSupport = {
   name: "javascript",
   extensions: [".js", ".mjs", ".cjs", ".jsx"],
+  interpreters: ["node", "nodejs", "bun"],
   grammar: { ...grammar, wasm: `${VSCODE}/tree-sitter-javascript.wasm` },
   ...javascriptFamily,
 };

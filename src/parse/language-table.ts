@@ -5,6 +5,10 @@ import { grammarFailure, parserFor } from "./tree-sitter-loader.js";
 export interface LanguageRow {
   readonly name: string;
   readonly extensions: readonly string[];
+  /** Whole file names read as it (`Rakefile`); absent when none. */
+  readonly filenames?: readonly string[];
+  /** The `#!` programs whose scripts without an extension are read as it; absent when none. */
+  readonly interpreters?: readonly string[];
   /** `syntax`: cut at definitions (or keys, tables, rules); `windows`: line windows. */
   readonly chunking: "syntax" | "windows";
   /** Definitions, references and imports go into the code graph. */
@@ -30,6 +34,8 @@ export async function languageTable(check = false): Promise<LanguageRow[]> {
     const row: LanguageRow = {
       name: language.name,
       extensions: language.extensions,
+      ...(language.filenames ? { filenames: language.filenames } : {}),
+      ...(language.interpreters ? { interpreters: language.interpreters } : {}),
       chunking: reader?.grammar ? "syntax" : "windows",
       graph: Boolean(reader?.graph),
       ...(hosts ? { embeds: hosts } : {}),

@@ -414,8 +414,9 @@ describe("graph extraction", () => {
     );
     expect(ts.definitions.map((d) => d.signature)).toEqual([
       "class Context<\n  E extends Env = any,\n  P extends string = any,\n>",
-      // A comment before code on its line stays with it; the parameter list is whole.
-      "run(\n    /* first */ a: number,\n    b: number,\n  ): void",
+      // A comment before code on its line stays with it; the parameter list is whole, its
+      // lines indented against the declaration's, not the file's margin.
+      "run(\n  /* first */ a: number,\n  b: number,\n): void",
     ]);
     // C#'s directives between a declaration and its body are none of it.
     const cs = await graphOf(

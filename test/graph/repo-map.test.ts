@@ -85,6 +85,48 @@ describe("the repo map", () => {
     }
   });
 
+  it("keeps a signature's later lines where they stand against its first, and leaves C#'s attributes out", async () => {
+    const root = gitRepo({
+      "src/Pipeline.cs": [
+        "namespace Demo;",
+        "",
+        "public sealed class Pipeline",
+        "{",
+        '    [Obsolete("use RunAsync")]',
+        "    public async Task<int> RunAsync(",
+        "        int input,",
+        "        CancellationToken token = default)",
+        "    {",
+        "        return input;",
+        "    }",
+        "}",
+        "",
+      ].join("\n"),
+      "src/runner.ts": [
+        "export class Runner {",
+        "  async run(",
+        "    input: string,",
+        "  ): Promise<string> {",
+        "    return input;",
+        "  }",
+        "}",
+        "",
+      ].join("\n"),
+    });
+    const mapped = await ContextEngine.open({ start: root, cwd: root });
+    try {
+      await mapped.index();
+      const { text } = await mapped.repoMap({ budget: 400 });
+      expect(text).toContain(
+        "│  public async Task<int> RunAsync(\n│      int input,\n│      CancellationToken token = default)\n",
+      );
+      expect(text).not.toContain("Obsolete");
+      expect(text).toContain("│  async run(\n│    input: string,\n│  ): Promise<string>\n");
+    } finally {
+      mapped.close();
+    }
+  });
+
   it("refuses a budget that is not a positive whole number", async () => {
     await expect(engine.repoMap({ budget: 0 })).rejects.toThrow(/positive whole number/);
   });

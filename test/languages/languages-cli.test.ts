@@ -31,8 +31,40 @@ describe("ctx languages", () => {
     ])
       expect(full.map((row) => row.name)).toContain(name);
     expect(languages.filter((row) => row.grammarLoads === false)).toEqual([]);
+    expect(languages.find((row) => row.name === "bash")).toMatchObject({
+      interpreters: expect.arrayContaining(["sh", "bash"]),
+    });
+    expect(languages.find((row) => row.name === "ruby")).toMatchObject({
+      filenames: expect.arrayContaining(["Rakefile", "Gemfile"]),
+    });
     const table = runCli(["languages"], repo);
     expect(table.stdout).toMatch(/^kotlin\s+\.kt \.kts\s+syntax\s+yes$/m);
+    expect(table.stdout).toMatch(
+      /^A file with no extension is read in the language its #! line runs \(.*python.*\)/m,
+    );
+  });
+
+  it("reads a script with no extension in the language of its #! line, and a Rakefile as Ruby", () => {
+    const repo = gitRepo({
+      "bin/release":
+        "#!/usr/bin/env bash\nset -e\n\npublish_release() {\n  git push --tags\n}\n\npublish_release\n",
+      "bin/report": "#!/usr/bin/perl\nsub publish_report { print 1; }\n",
+      Rakefile: "def release_version\n  File.read('VERSION')\nend\n",
+    });
+    expect(runCli(["index", "."], repo).code).toBe(0);
+    expect(runCli(["symbols", "publish_release"], repo).stdout).toContain(
+      "bin/release:4-6 function publish_release",
+    );
+    expect(runCli(["symbols", "release_version"], repo).stdout).toContain(
+      "Rakefile:1-3 function release_version",
+    );
+    // Perl has no grammar here: its script is text, found by search but defining nothing.
+    expect(runCli(["symbols", "publish_report"], repo).code).toBe(1);
+    expect(runCli(["search", "publish_report", "--json"], repo).stdout).toContain("bin/report");
+    const status = JSON.parse(runCli(["status", "--json"], repo).stdout) as {
+      store: { languages: Record<string, number> };
+    };
+    expect(status.store.languages).toMatchObject({ bash: 1, ruby: 1, text: 1 });
   });
 
   it("cuts a language's files in line windows, after one warning, when its grammar does not load", () => {

@@ -47,8 +47,12 @@ export function registerLanguagesCommand(
               .trimEnd()}\n`,
           );
         }
+        const programs = rows.flatMap((row) => row.interpreters?.slice(0, 1) ?? []).join(", ");
+        const named = rows.flatMap((row) => row.filenames ?? []).slice(0, 2);
+        const byName = named.length > 0 ? `; ${named.join(", ")} and the like by their name` : "";
         writeOut(
-          `\n${withGraph} languages with syntax chunking and a code graph; other files are cut in line windows (Markdown at its headings, SQL at its statements, JSON at its keys).\n`,
+          `\n${withGraph} languages with syntax chunking and a code graph; other files are cut in line windows (Markdown at its headings, SQL at its statements, JSON at its keys).\n` +
+            `A file with no extension is read in the language its #! line runs (${programs}, …)${byName}.\n`,
         );
         return failed.length > 0 ? 1 : 0;
       }),
