@@ -57,7 +57,10 @@ import { indexProject } from "./index-project.js";
  * script with no extension is read in the language of its `#!` line and
  * `Rakefile`, `Gemfile`, `.rake`, `.gemspec` and `.ru` as Ruby, the signature of
  * `const f = (…) => {…}` (and of Lua's `f = function(…)`) stops at its body,
- * and a signature's later lines keep their indent against its first line.
+ * a signature's later lines keep their indent against its first line, and a
+ * use is resolved only to definitions in languages that can name each other
+ * (not a Kotlin `List` to a C++ `struct List`) and never to extensions of a
+ * type the project does not define (Swift's `extension Int`).
  */
 export const INGEST_VERSION = "19";
 

@@ -10,7 +10,7 @@ import type {
   ReferenceKind,
 } from "../core/graph.js";
 import { moduleFiles, targetMatches } from "../languages/import-paths.js";
-import { IMPORT_SCOPED_LANGUAGES } from "../languages/registry.js";
+import { IMPORT_SCOPED_LANGUAGES, languageFamily } from "../languages/registry.js";
 import { EdgeRowsBuilder } from "./edge-rows.js";
 
 /**
@@ -66,13 +66,21 @@ export function buildGraphParts(records: readonly GraphFileRecord[]): GraphParts
   return builder.parts(edges);
 }
 
+/** A language family's definitions by name, and what is known of each name there. */
+interface FamilyNames {
+  readonly candidates: Map<string, readonly number[] | undefined>;
+  readonly fileCounts: Map<string, number>;
+  readonly extendedOnly: Map<string, boolean>;
+}
+
 export class GraphBuilder {
   readonly nodes: GraphNode[] = [];
   readonly files: GraphFile[] = [];
   private readonly byName = new Map<string, number[]>();
   /** Each file's definitions by name. */
   private readonly localNames: Map<string, number[]>[] = [];
-  private readonly fileCounts = new Map<string, number>();
+  private readonly byFamily = new Map<string, FamilyNames>();
+  private readonly fileFamilies: (string | undefined)[] = [];
   private readonly byPath = new Map<string, number[]>();
   private readonly byBaseName = new Map<string, number[]>();
   private readonly byDirectory = new Map<string, number[]>();
@@ -209,13 +217,15 @@ export class GraphBuilder {
     const visible = this.withReexports(imported);
     const lineNodes = this.innermostByLine(file);
     const importScoped = IMPORT_SCOPED_LANGUAGES.has(record.language);
+    const family = languageFamily(record.language);
+    const names = this.familyNames(family);
     const local = this.localNames[file];
     // A first index builds the graph at the end of its run, before this code is hot:
     // this loop runs once per reference, so it allocates nothing per reference.
     for (const reference of record.references) {
       const { name, kind, lines, member } = reference;
       if (name.length < MIN_NAME_LENGTH) continue;
-      const candidates = this.byName.get(name);
+      const candidates = this.candidatesIn(family, names, name);
       if (!candidates) continue;
       let targets: readonly number[] = local?.get(name) ?? NONE;
       let factor = targets.length > 0 ? LOCAL_FACTOR : 1;
@@ -227,8 +237,8 @@ export class GraphBuilder {
         // ambient one.
         if (importScoped && (kind === "use" || kind === "import" || (kind === "call" && !member)))
           continue;
-        const definingFiles = this.definingFileCount(name, candidates);
-        if (definingFiles > MAX_AMBIGUITY) continue;
+        const definingFiles = this.definingFileCount(names, name, candidates);
+        if (definingFiles > MAX_AMBIGUITY || this.onlyExtended(names, name, candidates)) continue;
         targets = candidates;
         factor = UNIQUE_NAME_FACTOR / definingFiles;
       }
@@ -261,11 +271,64 @@ export class GraphBuilder {
     return lines;
   }
 
-  private definingFileCount(name: string, candidates: readonly number[]): number {
-    let count = this.fileCounts.get(name);
+  /** What the resolution of names learns of one language family's definitions, as it is asked. */
+  private familyNames(family: string): FamilyNames {
+    let names = this.byFamily.get(family);
+    if (!names) {
+      names = { candidates: new Map(), fileCounts: new Map(), extendedOnly: new Map() };
+      this.byFamily.set(family, names);
+    }
+    return names;
+  }
+
+  /** The definitions of a name in files of the family; undefined when none. */
+  private candidatesIn(
+    family: string,
+    names: FamilyNames,
+    name: string,
+  ): readonly number[] | undefined {
+    const all = this.byName.get(name);
+    if (!all) return undefined;
+    if (names.candidates.has(name)) return names.candidates.get(name);
+    const ofFamily = all.filter((id) => this.familyOfFile(this.nodes[id] as GraphNode) === family);
+    const found =
+      ofFamily.length === 0 ? undefined : ofFamily.length === all.length ? all : ofFamily;
+    names.candidates.set(name, found);
+    return found;
+  }
+
+  private familyOfFile(node: GraphNode): string {
+    let family = this.fileFamilies[node.file];
+    if (family === undefined) {
+      family = languageFamily((this.files[node.file] as GraphFile).language);
+      this.fileFamilies[node.file] = family;
+    }
+    return family;
+  }
+
+  /**
+   * Whether the project only extends the name, defining no type of it: Swift's
+   * `extension Int`, Rust's `impl Display for String`. A use of `Int`
+   * elsewhere is of the standard type, not of those extensions.
+   */
+  private onlyExtended(names: FamilyNames, name: string, candidates: readonly number[]): boolean {
+    let only = names.extendedOnly.get(name);
+    if (only === undefined) {
+      only = candidates.every((id) => (this.nodes[id] as GraphNode).kind === "impl");
+      names.extendedOnly.set(name, only);
+    }
+    return only;
+  }
+
+  private definingFileCount(
+    names: FamilyNames,
+    name: string,
+    candidates: readonly number[],
+  ): number {
+    let count = names.fileCounts.get(name);
     if (count === undefined) {
       count = new Set(candidates.map((id) => (this.nodes[id] as GraphNode).file)).size;
-      this.fileCounts.set(name, count);
+      names.fileCounts.set(name, count);
     }
     return count;
   }

@@ -58,6 +58,7 @@ const CPP_HEADER =
 
 export const c: LanguageSupport = {
   name: "c",
+  family: "c",
   extensions: [".c", ".h"],
   grammar,
   graph: C_GRAPH,

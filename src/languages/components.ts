@@ -23,6 +23,7 @@ export function componentScripts(content: string): { language: string; source: s
 
 /** Vue and Svelte components: their scripts chunked and read as JavaScript or TypeScript, the rest as text. */
 const component = {
+  family: "javascript",
   embedded: componentScripts,
   importTargets: typescript.importTargets,
   importScoped: true,

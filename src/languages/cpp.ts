@@ -25,6 +25,7 @@ const grammar: GrammarSpec = {
 
 export const cpp: LanguageSupport = {
   name: "cpp",
+  family: "c",
   extensions: [".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx"],
   grammar,
   graph: {

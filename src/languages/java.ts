@@ -29,6 +29,7 @@ const grammar: GrammarSpec = {
 
 export const java: LanguageSupport = {
   name: "java",
+  family: "jvm",
   extensions: [".java"],
   grammar,
   graph: {

@@ -73,6 +73,7 @@ function importTargets(_file: string, specifier: string): ImportTarget[] {
 
 export const kotlin: LanguageSupport = {
   name: "kotlin",
+  family: "jvm",
   extensions: [".kt", ".kts"],
   grammar,
   graph: {

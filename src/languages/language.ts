@@ -14,6 +14,13 @@ export interface LanguageSupport {
   readonly name: string;
   /** Lower-cased file extensions with their dot. */
   readonly extensions: readonly string[];
+  /**
+   * Languages whose code calls each other's definitions by name share a family
+   * (TypeScript and JavaScript; C and C++; Java, Kotlin and Scala); a use in
+   * one is never resolved to a definition of another family (a Kotlin `List`
+   * is not a C++ `struct List` of the same project). Its own name when absent.
+   */
+  readonly family?: string;
   /** Whole file names written in it with no extension of its own (Ruby's `Rakefile`). */
   readonly filenames?: readonly string[];
   /**

@@ -85,6 +85,11 @@ for (const language of LANGUAGES) {
   for (const program of language.interpreters ?? []) BY_INTERPRETER.set(program, language);
 }
 
+/** The family of languages whose definitions a file of this language may use by name. */
+export function languageFamily(language: string): string {
+  return BY_NAME.get(language)?.family ?? language;
+}
+
 /** The language's support, or undefined for formats without a grammar. */
 export function languageSupport(name: string): LanguageSupport | undefined {
   return BY_NAME.get(name);

@@ -65,6 +65,7 @@ function importTargets(_file: string, specifier: string, names: readonly string[
 
 export const scala: LanguageSupport = {
   name: "scala",
+  family: "jvm",
   extensions: [".scala", ".sc"],
   grammar,
   graph: {

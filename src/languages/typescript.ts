@@ -164,6 +164,7 @@ export const jsImportTargets: NonNullable<LanguageSupport["importTargets"]> = (
 };
 
 const javascriptFamily = {
+  family: "javascript",
   graph,
   readImports: jsImports,
   importTargets: jsImportTargets,

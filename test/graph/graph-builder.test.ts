@@ -64,4 +64,46 @@ describe("resolving references by name alone", () => {
     expect(leads(graph, "load", "resolve")).toBe(true);
     expect(leads(graph, "Run", "Helper")).toBe(true);
   });
+
+  it("leads a use only to definitions in languages that can name each other, and not to extensions of a type defined elsewhere", () => {
+    const graph = CodeGraph.fromRecords([
+      // A JNI wrapper named as Java's collection: not what Kotlin's `List` means.
+      file("android/cpp/Collections.h", "cpp", [["List", "class", 1, 9]], []),
+      file(
+        "android/cpp/Bridge.cpp",
+        "cpp",
+        [["convert", "function", 1, 5]],
+        [{ name: "List", kind: "type", lines: [2] }],
+      ),
+      file(
+        "android/kotlin/Modules.kt",
+        "kotlin",
+        [["modules", "function", 1, 5]],
+        [
+          { name: "List", kind: "type", lines: [2] },
+          { name: "Registry", kind: "type", lines: [3] },
+        ],
+      ),
+      // Java and Kotlin name each other's classes.
+      file("android/java/Registry.java", "java", [["Registry", "class", 1, 20]], []),
+      // Swift's `extension Int`: a use of Int elsewhere is the standard type's.
+      file("ios/Int+Argument.swift", "swift", [["Int", "impl", 1, 5]], []),
+      file("ios/Point.swift", "swift", [["Point", "class", 1, 9]], []),
+      file("ios/Point+Codable.swift", "swift", [["Point", "impl", 1, 9]], []),
+      file(
+        "ios/Module.swift",
+        "swift",
+        [["module", "function", 1, 5]],
+        [
+          { name: "Int", kind: "type", lines: [2] },
+          { name: "Point", kind: "type", lines: [3] },
+        ],
+      ),
+    ]);
+    expect(leads(graph, "convert", "List")).toBe(true);
+    expect(leads(graph, "modules", "List")).toBe(false);
+    expect(leads(graph, "modules", "Registry")).toBe(true);
+    expect(leads(graph, "module", "Int")).toBe(false);
+    expect(leads(graph, "module", "Point")).toBe(true);
+  });
 });
