@@ -223,12 +223,15 @@ function migrate(db: Database.Database, file: string): void {
 
 /** The file's schema version: 0 for an empty database; an error for one that is not an index. */
 function schemaVersion(db: Database.Database, file: string): number {
-  const hasMeta = db
-    .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'ctx_meta'")
-    .get();
+  // One statement, one snapshot: read as two, another process creating the index could
+  // commit between them, and its tables would show without their ctx_meta.
+  const { hasMeta, entries } = db
+    .prepare(
+      "SELECT count(*) AS entries, coalesce(max(type = 'table' AND name = 'ctx_meta'), 0) AS hasMeta FROM sqlite_master",
+    )
+    .get() as { hasMeta: number; entries: number };
   if (!hasMeta) {
-    const tables = db.prepare("SELECT count(*) AS n FROM sqlite_master").get() as { n: number };
-    if (tables.n > 0) {
+    if (entries > 0) {
       throw new StoreError(
         file,
         "this SQLite file is not a ctx index; pass --db with another path",
