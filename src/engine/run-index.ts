@@ -54,7 +54,8 @@ import { indexProject } from "./index-project.js";
  * first branch, so the functions after them are found; 17: SQL is cut at its
  * statements; 18: JSON is cut at its keys, and C#'s `#pragma` and `#region` lines
  * between a declaration and its body are left out of its signature; 19: a
- * script with no extension is read in the language of its `#!` line and
+ * script with no extension is read in the language of its `#!` line (or of
+ * its editor's mode line, `-*- shell-script -*-`) and
  * `Rakefile`, `Gemfile`, `.rake`, `.gemspec` and `.ru` as Ruby, the signature of
  * `const f = (…) => {…}` (and of Lua's `f = function(…)`) stops at its body,
  * a signature's later lines keep their indent against its first line, and a

@@ -20,6 +20,7 @@ export const bash: LanguageSupport = {
   extensions: [".sh", ".bash", ".zsh"],
   filenames: [".bashrc", ".bash_profile", ".zshrc", ".profile", "PKGBUILD"],
   interpreters: ["sh", "bash", "dash", "ash", "ksh", "zsh"],
+  editorModes: ["sh", "shell-script", "bash", "zsh"],
   grammar,
   graph: {
     definitions: graphDefinitions(grammar),

@@ -29,6 +29,12 @@ export interface LanguageSupport {
    * Version digits are dropped before the lookup (`python3.11` is `python`).
    */
   readonly interpreters?: readonly string[];
+  /**
+   * The names an editor's mode line gives it (Emacs's `-*- shell-script -*-`,
+   * `-*- mode: python -*-`, Vim's `vim: ft=sh`), for a file with no extension
+   * and no `#!` line: bash-completion's scripts, sourced, not run.
+   */
+  readonly editorModes?: readonly string[];
   /** The tree-sitter grammar and the chunker's rules; without one, files are cut in line windows. */
   readonly grammar?: GrammarSpec;
   /** The code graph's rules; without them a parsed file has chunks but no graph. */

@@ -76,6 +76,7 @@ export const lua: LanguageSupport = {
   name: "lua",
   extensions: [".lua"],
   interpreters: ["lua", "luajit"],
+  editorModes: ["lua"],
   grammar,
   graph: {
     definitions: graphDefinitions(grammar),

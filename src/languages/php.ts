@@ -58,6 +58,7 @@ export const php: LanguageSupport = {
   name: "php",
   extensions: [".php"],
   interpreters: ["php"],
+  editorModes: ["php"],
   grammar,
   graph: {
     definitions: graphDefinitions(grammar),

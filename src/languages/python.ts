@@ -58,6 +58,7 @@ export const python: LanguageSupport = {
   name: "python",
   extensions: [".py", ".pyi"],
   interpreters: ["python", "pypy"],
+  editorModes: ["python"],
   grammar,
   graph: {
     definitions: graphDefinitions(grammar),

@@ -79,10 +79,12 @@ const BY_NAME = new Map(LANGUAGES.map((language) => [language.name, language]));
 const BY_EXTENSION = new Map<string, LanguageSupport>();
 const BY_FILENAME = new Map<string, LanguageSupport>();
 const BY_INTERPRETER = new Map<string, LanguageSupport>();
+const BY_EDITOR_MODE = new Map<string, LanguageSupport>();
 for (const language of LANGUAGES) {
   for (const extension of language.extensions) BY_EXTENSION.set(extension, language);
   for (const filename of language.filenames ?? []) BY_FILENAME.set(filename, language);
   for (const program of language.interpreters ?? []) BY_INTERPRETER.set(program, language);
+  for (const mode of language.editorModes ?? []) BY_EDITOR_MODE.set(mode, language);
 }
 
 /** The family of languages whose definitions a file of this language may use by name. */
@@ -114,7 +116,7 @@ export function languageOf(relPath: string, content?: string): string {
  * or no such line.
  */
 function scriptLanguage(content: string): string | null {
-  if (!content.startsWith("#!")) return null;
+  if (!content.startsWith("#!")) return modeLineLanguage(content);
   const end = content.indexOf("\n");
   const words = content
     .slice(2, end < 0 ? Math.min(content.length, 200) : end)
@@ -128,6 +130,31 @@ function scriptLanguage(content: string): string | null {
     );
   }
   return BY_INTERPRETER.get(program.replace(/[\d.]+$/, ""))?.name ?? null;
+}
+
+/**
+ * The language an editor's mode line names: Emacs's on the first line
+ * (`# bash completion for git  -*- shell-script -*-`, `-*- mode: python;
+ * coding: utf-8 -*-`), Vim's in the first or last five lines (`# vim: set
+ * ft=sh:`); null where there is none or it names no language ctx reads.
+ */
+function modeLineLanguage(content: string): string | null {
+  const firstEnd = content.indexOf("\n");
+  const first = content.slice(0, firstEnd < 0 ? Math.min(content.length, 400) : firstEnd);
+  const emacs = /-\*-\s*(.*?)\s*-\*-/.exec(first)?.[1];
+  if (emacs !== undefined) {
+    const mode =
+      /(?:^|;)\s*mode:\s*([\w+-]+)/i.exec(emacs)?.[1] ?? (emacs.includes(":") ? "" : emacs);
+    const found = BY_EDITOR_MODE.get(mode.toLowerCase());
+    if (found) return found.name;
+  }
+  const lines = content.split("\n", 6).concat(content.slice(-2000).split("\n").slice(-6));
+  for (const line of lines) {
+    const vim = /\b(?:vim?|ex):.*?\b(?:ft|filetype)=([\w+-]+)/.exec(line)?.[1];
+    const found = vim ? BY_EDITOR_MODE.get(vim.toLowerCase()) : undefined;
+    if (found) return found.name;
+  }
+  return null;
 }
 
 function baseName(path: string): string {

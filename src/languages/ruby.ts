@@ -60,6 +60,7 @@ export const ruby: LanguageSupport = {
   extensions: [".rb", ".rake", ".gemspec", ".ru"],
   filenames: ["Rakefile", "Gemfile", "Guardfile", "Vagrantfile", "Podfile", "Fastfile", "Capfile"],
   interpreters: ["ruby", "jruby"],
+  editorModes: ["ruby"],
   grammar,
   graph: {
     definitions: graphDefinitions(grammar),

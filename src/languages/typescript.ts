@@ -175,6 +175,7 @@ export const typescript: LanguageSupport = {
   name: "typescript",
   extensions: [".ts", ".mts", ".cts"],
   interpreters: ["deno", "ts-node", "tsx"],
+  editorModes: ["typescript"],
   grammar,
   ...javascriptFamily,
 };
@@ -190,6 +191,7 @@ export const javascript: LanguageSupport = {
   name: "javascript",
   extensions: [".js", ".mjs", ".cjs", ".jsx"],
   interpreters: ["node", "nodejs", "bun"],
+  editorModes: ["javascript", "js"],
   grammar: { ...grammar, wasm: `${VSCODE}/tree-sitter-javascript.wasm` },
   ...javascriptFamily,
 };

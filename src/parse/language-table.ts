@@ -9,6 +9,8 @@ export interface LanguageRow {
   readonly filenames?: readonly string[];
   /** The `#!` programs whose scripts without an extension are read as it; absent when none. */
   readonly interpreters?: readonly string[];
+  /** The editor mode names (Emacs's `-*- mode -*-`, Vim's `ft=`) read as it there too; absent when none. */
+  readonly editorModes?: readonly string[];
   /** `syntax`: cut at definitions (or keys, tables, rules); `windows`: line windows. */
   readonly chunking: "syntax" | "windows";
   /** Definitions, references and imports go into the code graph. */
@@ -36,6 +38,7 @@ export async function languageTable(check = false): Promise<LanguageRow[]> {
       extensions: language.extensions,
       ...(language.filenames ? { filenames: language.filenames } : {}),
       ...(language.interpreters ? { interpreters: language.interpreters } : {}),
+      ...(language.editorModes ? { editorModes: language.editorModes } : {}),
       chunking: reader?.grammar ? "syntax" : "windows",
       graph: Boolean(reader?.graph),
       ...(hosts ? { embeds: hosts } : {}),

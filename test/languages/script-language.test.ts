@@ -20,6 +20,23 @@ describe("a file with no extension", () => {
     expect(languageOf("bin/deploy")).toBe("text");
   });
 
+  it("is read in the language its editor's mode line names when it has no #! line", () => {
+    expect(
+      languageOf(
+        "completions/git",
+        "# bash completion for git    -*- shell-script -*-\n_git() {\n}\n",
+      ),
+    ).toBe("bash");
+    expect(languageOf("tools/setup", "# -*- mode: python; coding: utf-8 -*-\nimport os\n")).toBe(
+      "python",
+    );
+    expect(languageOf("hooks/notify", "echo hi\n\n# vim: set ft=sh ts=2:\n")).toBe("bash");
+    expect(languageOf("notes", "# -*- coding: utf-8 -*-\nplain words\n")).toBe("text");
+    expect(languageOf("notes", "# -*- mode: org -*-\n* heading\n")).toBe("text");
+    // A #! line decides: its perl is no grammar ctx has, whatever a mode line says.
+    expect(languageOf("bin/tool", "#!/usr/bin/perl\n# -*- mode: python -*-\n")).toBe("text");
+  });
+
   it("keeps the language its extension names, whatever its #! line says", () => {
     expect(languageOf("run.py", "#!/bin/sh\n")).toBe("python");
     expect(languageOf("notes.txt", "#!/bin/sh\n")).toBe("text");

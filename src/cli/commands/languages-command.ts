@@ -52,7 +52,7 @@ export function registerLanguagesCommand(
         const byName = named.length > 0 ? `; ${named.join(", ")} and the like by their name` : "";
         writeOut(
           `\n${withGraph} languages with syntax chunking and a code graph; other files are cut in line windows (Markdown at its headings, SQL at its statements, JSON at its keys).\n` +
-            `A file with no extension is read in the language its #! line runs (${programs}, …)${byName}.\n`,
+            `A file with no extension is read in the language its #! line runs (${programs}, …) or its editor's mode line names${byName}.\n`,
         );
         return failed.length > 0 ? 1 : 0;
       }),
