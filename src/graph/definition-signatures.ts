@@ -7,11 +7,12 @@ const MAX_SIGNATURE_LINES = 12;
 const MAX_SIGNATURE_CHARS = 600;
 /**
  * A line of a signature that is only a comment (`// eslint-disable-next-line`,
- * a JSDoc line) or a compiler directive that is no part of it (C#'s `#pragma
- * warning restore`, `#region`, `#nullable`).
+ * a JSDoc line, Python's `# deprecated, remove in 3.0` between parameters) or a
+ * compiler directive that is no part of it (C#'s `#pragma warning restore`,
+ * `#region`, `#nullable`).
  */
 const COMMENT_LINE =
-  /^\s*(?:\/\/|\/\*(?:(?!\*\/).)*(?:\*\/\s*)?$|\*\/\s*$|\*(?:\s|$)|#\s*(?:pragma|region|endregion|nullable)\b)/;
+  /^\s*(?:\/\/|\/\*(?:(?!\*\/).)*(?:\*\/\s*)?$|\*\/\s*$|\*(?:\s|$)|#(?:\s|$)|#\s*(?:pragma|region|endregion|nullable)\b)/;
 
 /**
  * The declaration up to its body, or the whole of a definition without one
@@ -51,18 +52,27 @@ function withoutMargin(line: string, indent: number): string {
   return line.slice(Math.min(indent, own));
 }
 
+/** A line that is only a comment: `# passthrough arguments`, `// the rest` (not Rust's `#[attr]`). */
+const OWN_LINE_COMMENT = /^(?:#(?!\[)|\/\/)/;
+/** A comment after code on its line: `options: dict = None,  # deprecated`, `int n, // count`. */
+const TRAILING_COMMENT = /\s+(?:#\s|\/\/).*$/;
+
 /**
  * A signature on one line: its lines trimmed and joined, with no space inside
  * brackets (`def f(\n    a,\n    b,\n):` reads `def f(a, b):`).
  */
 export function oneLineSignature(signature: string): string {
-  return signature
-    .split("\n")
-    .map((line) => line.trim())
-    .filter((line) => line !== "")
-    .join(" ")
-    .replace(/([([{]) /g, "$1")
-    .replace(/,? ([)\]}])/g, "$1");
+  return (
+    signature
+      .split("\n")
+      .map((line) => line.trim())
+      // Joined, a comment would run on over the parameters after it.
+      .filter((line) => line !== "" && !OWN_LINE_COMMENT.test(line))
+      .map((line) => line.replace(TRAILING_COMMENT, ""))
+      .join(" ")
+      .replace(/([([{]) /g, "$1")
+      .replace(/,? ([)\]}])/g, "$1")
+  );
 }
 
 /**

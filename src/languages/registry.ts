@@ -112,8 +112,8 @@ export function languageOf(relPath: string, content?: string): string {
 
 /**
  * The language a `#!` line runs a script in: `#!/bin/sh`, `#!/usr/bin/env -S
- * node --no-warnings`, `#!/usr/bin/python3.11 -u`; null for any other program
- * or no such line.
+ * node --no-warnings`, `#!/usr/bin/python3.11 -u`; null for any other program.
+ * Without such a line, the language its editor's mode line names, if any.
  */
 function scriptLanguage(content: string): string | null {
   if (!content.startsWith("#!")) return modeLineLanguage(content);

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { FileGraph, ReferenceKind } from "../../src/core/graph.js";
 import { ContextEngine } from "../../src/engine/context-engine.js";
 import { definitionDoc } from "../../src/graph/definition-docs.js";
+import { oneLineSignature } from "../../src/graph/definition-signatures.js";
 import { extractGraph } from "../../src/graph/extract-graph.js";
 import { moduleFiles, targetMatches } from "../../src/languages/import-paths.js";
 import { readPathAliases } from "../../src/languages/path-aliases.js";
@@ -426,6 +427,18 @@ describe("graph extraction", () => {
     );
     expect(cs.definitions.find((d) => d.name === "IsPolicy")?.signature).toBe(
       "public interface IsPolicy",
+    );
+    // Python's comment lines between parameters too; a comment after one stays with it.
+    const py = await graphOf(
+      "python",
+      "api_jwt.py",
+      "def decode(\n    self,\n    jwt: str,\n    # deprecated arg, remove in pyjwt3\n    verify: bool = None,  # passthrough\n    #\n    **kwargs,\n) -> dict:\n    return {}\n",
+    );
+    expect(py.definitions[0]?.signature).toBe(
+      "def decode(\n    self,\n    jwt: str,\n    verify: bool = None,  # passthrough\n    **kwargs,\n) -> dict:",
+    );
+    expect(oneLineSignature(py.definitions[0]?.signature ?? "")).toBe(
+      "def decode(self, jwt: str, verify: bool = None, **kwargs) -> dict:",
     );
   });
 
