@@ -151,7 +151,8 @@ const DECORATOR_LINE = /^\s*(?:@|#?\[.*\]\s*$)/;
 function signatureLines(node: GraphNode): string[] {
   const stored = (node.signature || node.name).split("\n");
   const decorators = stored.findIndex((line) => !DECORATOR_LINE.test(line));
-  const all = (decorators > 0 ? withoutIndent(stored.slice(decorators)) : stored).slice(
+  // A signature's lines are indented against its first (see signatureOf), decorators' too.
+  const all = (decorators > 0 ? stored.slice(decorators) : stored).slice(
     0,
     MAX_MAP_SIGNATURE_LINES,
   );
@@ -162,16 +163,6 @@ function signatureLines(node: GraphNode): string[] {
   return lines.map((line) =>
     line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}…` : line,
   );
-}
-
-/**
- * A signature's lines after its decorators, which kept the source's indent
- * (the stored text starts at the first decorator): less as much as the first
- * has, so `@Override` methods line up with their siblings.
- */
-function withoutIndent(lines: readonly string[]): string[] {
-  const indent = /^[ \t]*/.exec(lines[0] ?? "")?.[0].length ?? 0;
-  return lines.map((line) => line.slice(Math.min(indent, /^[ \t]*/.exec(line)?.[0].length ?? 0)));
 }
 
 function describe(
