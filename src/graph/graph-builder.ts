@@ -12,6 +12,7 @@ import type {
 import { moduleFiles, targetMatches } from "../languages/import-paths.js";
 import { IMPORT_SCOPED_LANGUAGES, languageFamily } from "../languages/registry.js";
 import { EdgeRowsBuilder } from "./edge-rows.js";
+import { FamilyNames, fileFamilies } from "./family-names.js";
 
 /**
  * How much one use says that the user depends on the definition; an import
@@ -66,13 +67,6 @@ export function buildGraphParts(records: readonly GraphFileRecord[]): GraphParts
   return builder.parts(edges);
 }
 
-/** A language family's definitions by name, and what is known of each name there. */
-interface FamilyNames {
-  readonly candidates: Map<string, readonly number[] | undefined>;
-  readonly fileCounts: Map<string, number>;
-  readonly extendedOnly: Map<string, boolean>;
-}
-
 export class GraphBuilder {
   readonly nodes: GraphNode[] = [];
   readonly files: GraphFile[] = [];
@@ -80,7 +74,7 @@ export class GraphBuilder {
   /** Each file's definitions by name. */
   private readonly localNames: Map<string, number[]>[] = [];
   private readonly byFamily = new Map<string, FamilyNames>();
-  private readonly fileFamilies: (string | undefined)[] = [];
+  private readonly familyOfFile = fileFamilies(this.files);
   private readonly byPath = new Map<string, number[]>();
   private readonly byBaseName = new Map<string, number[]>();
   private readonly byDirectory = new Map<string, number[]>();
@@ -217,15 +211,14 @@ export class GraphBuilder {
     const visible = this.withReexports(imported);
     const lineNodes = this.innermostByLine(file);
     const importScoped = IMPORT_SCOPED_LANGUAGES.has(record.language);
-    const family = languageFamily(record.language);
-    const names = this.familyNames(family);
+    const names = this.familyNames(languageFamily(record.language));
     const local = this.localNames[file];
     // A first index builds the graph at the end of its run, before this code is hot:
     // this loop runs once per reference, so it allocates nothing per reference.
     for (const reference of record.references) {
       const { name, kind, lines, member } = reference;
       if (name.length < MIN_NAME_LENGTH) continue;
-      const candidates = this.candidatesIn(family, names, name);
+      const candidates = names.of(name);
       if (!candidates) continue;
       let targets: readonly number[] = local?.get(name) ?? NONE;
       let factor = targets.length > 0 ? LOCAL_FACTOR : 1;
@@ -237,8 +230,8 @@ export class GraphBuilder {
         // ambient one.
         if (importScoped && (kind === "use" || kind === "import" || (kind === "call" && !member)))
           continue;
-        const definingFiles = this.definingFileCount(names, name, candidates);
-        if (definingFiles > MAX_AMBIGUITY || this.onlyExtended(names, name, candidates)) continue;
+        const definingFiles = names.definingFileCount(name, candidates);
+        if (definingFiles > MAX_AMBIGUITY || names.onlyExtended(name, candidates)) continue;
         targets = candidates;
         factor = UNIQUE_NAME_FACTOR / definingFiles;
       }
@@ -275,62 +268,10 @@ export class GraphBuilder {
   private familyNames(family: string): FamilyNames {
     let names = this.byFamily.get(family);
     if (!names) {
-      names = { candidates: new Map(), fileCounts: new Map(), extendedOnly: new Map() };
+      names = new FamilyNames(family, this.byName, this.nodes, this.familyOfFile);
       this.byFamily.set(family, names);
     }
     return names;
-  }
-
-  /** The definitions of a name in files of the family; undefined when none. */
-  private candidatesIn(
-    family: string,
-    names: FamilyNames,
-    name: string,
-  ): readonly number[] | undefined {
-    const all = this.byName.get(name);
-    if (!all) return undefined;
-    if (names.candidates.has(name)) return names.candidates.get(name);
-    const ofFamily = all.filter((id) => this.familyOfFile(this.nodes[id] as GraphNode) === family);
-    const found =
-      ofFamily.length === 0 ? undefined : ofFamily.length === all.length ? all : ofFamily;
-    names.candidates.set(name, found);
-    return found;
-  }
-
-  private familyOfFile(node: GraphNode): string {
-    let family = this.fileFamilies[node.file];
-    if (family === undefined) {
-      family = languageFamily((this.files[node.file] as GraphFile).language);
-      this.fileFamilies[node.file] = family;
-    }
-    return family;
-  }
-
-  /**
-   * Whether the project only extends the name, defining no type of it: Swift's
-   * `extension Int`, Rust's `impl Display for String`. A use of `Int`
-   * elsewhere is of the standard type, not of those extensions.
-   */
-  private onlyExtended(names: FamilyNames, name: string, candidates: readonly number[]): boolean {
-    let only = names.extendedOnly.get(name);
-    if (only === undefined) {
-      only = candidates.every((id) => (this.nodes[id] as GraphNode).kind === "impl");
-      names.extendedOnly.set(name, only);
-    }
-    return only;
-  }
-
-  private definingFileCount(
-    names: FamilyNames,
-    name: string,
-    candidates: readonly number[],
-  ): number {
-    let count = names.fileCounts.get(name);
-    if (count === undefined) {
-      count = new Set(candidates.map((id) => (this.nodes[id] as GraphNode).file)).size;
-      names.fileCounts.set(name, count);
-    }
-    return count;
   }
 
   /** The files an import statement names: those of its first target that matches any. */
