@@ -61,9 +61,10 @@ import { indexProject } from "./index-project.js";
  * a signature's later lines keep their indent against its first line, and a
  * use is resolved only to definitions in languages that can name each other
  * (not a Kotlin `List` to a C++ `struct List`) and never to extensions of a
- * type the project does not define (Swift's `extension Int`).
+ * type the project does not define (Swift's `extension Int`); 20: C#'s
+ * one-line `namespace X;` is no definition.
  */
-export const INGEST_VERSION = "19";
+export const INGEST_VERSION = "20";
 
 export interface IndexRunOptions {
   readonly choice: GeneratorChoice;

@@ -37,7 +37,13 @@ export const csharp: LanguageSupport = {
   extensions: [".cs"],
   grammar,
   graph: {
-    definitions: graphDefinitions(grammar, { delegate_declaration: "type" }),
+    // `namespace X;` (C# 10's file-scoped form) is one line that holds nothing: as a
+    // definition every `using X` resolved to it, so `ctx map` led with files'
+    // `namespace Polly;` lines and `ctx symbols Polly` listed one per file. It still
+    // cuts chunks; a block `namespace X { … }` still contains what it declares.
+    definitions: graphDefinitions(grammar, { delegate_declaration: "type" }, [
+      "file_scoped_namespace_declaration",
+    ]),
     identifiers: typeSet("identifier"),
     typeIdentifiers: typeSet(),
     inherits: typeSet("base_list"),
