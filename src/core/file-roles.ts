@@ -7,7 +7,8 @@ export type FileRole =
   | "bench"
   | "vendor"
   | "generated"
-  | "config";
+  | "config"
+  | "asset";
 
 const FOLDERS: Readonly<Record<string, FileRole>> = {
   test: "test",
@@ -109,6 +110,14 @@ const GENERATED_FILE =
 const CONFIG_FILE =
   /\.(json|jsonc|json5|ya?ml|toml|ini|cfg|conf|config|globalconfig|editorconfig|props|targets|csproj|fsproj|vbproj|sln|slnx|nuspec|ruleset|cake|xml|properties|plist|lock|gradle|gradle\.kts|env|gemspec|podspec|cabal)$|^\.[a-z0-9_.-]+$|^(dockerfile|makefile|gemfile|rakefile|podfile|vagrantfile|procfile|cmakelists\.txt|meson\.build|build\.bazel|workspace|go\.mod|go\.sum|requirements[^/]*\.txt)$|\.(conf|config|rc)\.[cm]?[jt]s$|^(gulpfile|gruntfile)\.[cm]?[jt]s$/i;
 
+/**
+ * Pictures and fonts written as text: an SVG logo or icon is markup of path
+ * coordinates that shares a task's words by its ids and titles (Polly's
+ * `logos/Polly-Logo.svg` took 2,100 tokens of four 8,000-token answers about
+ * the code), PostScript and the plain-text bitmap and font formats likewise.
+ */
+const ASSET_FILE = /\.(svg|eps|ps|xpm|xbm|pbm|pgm|ppm|pnm|bdf|sfd|afm|gltf)$/i;
+
 /** A minified bundle (`app.min.js`): one line of thousands of names. */
 export function isMinified(path: string): boolean {
   return MINIFIED.test(path);
@@ -192,6 +201,7 @@ function roleOfPath(path: string): FileRole {
   if (GENERATED_FILE.test(name)) return "generated";
   if (CONFIG_FILE.test(name)) return "config";
   if (DOCS_FILE.test(name)) return "docs";
+  if (ASSET_FILE.test(name)) return "asset";
   if (isMinified(name)) return "generated";
   return "source";
 }
@@ -206,6 +216,10 @@ const ASKING: readonly [FileRole, RegExp][] = [
   ["example", /\b(examples?|demos?|samples?|playground)\b/i],
   ["bench", /\b(bench|benches|benchmarks?|benchmarking)\b/i],
   ["vendor", /\b(vendor|vendored|third[ -]party)\b/i],
+  [
+    "asset",
+    /\b(svgs?|icons?|logos?|images?|pictures?|illustrations?|sprites?|assets?|fonts?|glyphs?|postscript)\b/i,
+  ],
   ["generated", /\b(dist|generated|codegen|minified|bundled?|protobufs?|protoc|grpc)\b/i],
   [
     "config",

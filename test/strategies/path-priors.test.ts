@@ -75,6 +75,10 @@ describe("file roles", () => {
         "src/pb.go",
         "src/designer.cs",
         "lib/config.dart",
+        "logos/Polly-Logo.svg",
+        "src/assets/icons/close.svg",
+        "fonts/terminus.bdf",
+        "docs/img/diagram.svg",
       ].map((path) => [path, fileRoleOf(path)]),
     );
     expect(roles).toEqual({
@@ -149,6 +153,11 @@ describe("file roles", () => {
       "src/pb.go": "source",
       "src/designer.cs": "source",
       "lib/config.dart": "source",
+      // Pictures and fonts written as text.
+      "logos/Polly-Logo.svg": "asset",
+      "src/assets/icons/close.svg": "asset",
+      "fonts/terminus.bdf": "asset",
+      "docs/img/diagram.svg": "docs",
     });
   });
 
@@ -192,6 +201,10 @@ describe("file roles", () => {
     expect([...rolesAskedFor("UserRequest lost its email field in the protobuf stubs")]).toEqual([
       "source",
       "generated",
+    ]);
+    expect([...rolesAskedFor("The close icon is cut off in dark mode")]).toEqual([
+      "source",
+      "asset",
     ]);
   });
 
@@ -304,6 +317,44 @@ describe("file roles", () => {
       "configure the analyzer rule on retry delay going negative",
     ])
       expect(await reasons(task)).not.toContainEqual(expect.stringMatching(/does not ask for/));
+  });
+
+  it("holds back a picture written as text unless the task asks for one", async () => {
+    const root = tempDir();
+    writeFiles(root, {
+      "src/Polly.Core/ResilienceStrategy.cs": `namespace Polly;\n\n// Since v8: one strategy type for sync and async callbacks.\npublic abstract class ResilienceStrategy\n{\n    public abstract ValueTask ExecuteAsync(Func<ValueTask> callback);\n}\n`,
+      // A logo on one line: path data where \`v8\` is a vertical line of 8 units.
+      "logos/Polly-Logo.svg": `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><path d="${Array.from({ length: 60 }, (_, i) => `M${i} 4v8h8v8l${i % 7} 3`).join("")}"/></svg>\n`,
+    });
+    const engine = await indexedEngine(root);
+    const order = async (task: string) =>
+      (
+        await engine.query({ task, budget: 4000, format: "json", strategies: ["simple-keyword"] })
+      ).fragments.map((fragment) => (fragment.source.kind === "file" ? fragment.source.path : ""));
+
+    expect((await order("Introduce unit-tests for issues fixed in v8"))[0]).toBe(
+      "src/Polly.Core/ResilienceStrategy.cs",
+    );
+    const svg = async (task: string) => {
+      const explained = await engine.query({
+        task,
+        budget: 4000,
+        format: "json",
+        explain: true,
+        strategies: ["simple-keyword"],
+      });
+      const parsed = JSON.parse(explained.output) as {
+        fragments: { path: string; score: number; ranking?: string[] }[];
+      };
+      return parsed.fragments.find((f) => f.path === "logos/Polly-Logo.svg");
+    };
+    expect((await svg("Introduce unit-tests for issues fixed in v8"))?.ranking).toContainEqual(
+      expect.stringMatching(/^asset file −\d+\.\d\d \(the task does not ask for asset files\)$/),
+    );
+    // A task about the logo asks for it.
+    expect((await svg("the v8 logo is cut off"))?.ranking).not.toContainEqual(
+      expect.stringMatching(/does not ask for/),
+    );
   });
 
   it("puts a file the task names before one that only shares more of its words", async () => {
