@@ -62,9 +62,11 @@ import { indexProject } from "./index-project.js";
  * use is resolved only to definitions in languages that can name each other
  * (not a Kotlin `List` to a C++ `struct List`) and never to extensions of a
  * type the project does not define (Swift's `extension Int`); 20: C#'s
- * one-line `namespace X;` is no definition.
+ * one-line `namespace X;` is no definition; 21: JavaScript's and TypeScript's
+ * `import("./x")` (a lazy import, or a type's) and a doc comment's
+ * `{import("./types").Options}` import their file.
  */
-export const INGEST_VERSION = "20";
+export const INGEST_VERSION = "21";
 
 export interface IndexRunOptions {
   readonly choice: GeneratorChoice;

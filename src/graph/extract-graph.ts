@@ -86,9 +86,11 @@ export function extractGraph(
   const readImport = (node: Node) => {
     if (read.has(node.startIndex)) return;
     read.add(node.startIndex);
-    const line = node.startPosition.row + 1;
     const found = support.readImports?.(node) ?? [];
+    if (found.length === 0) return;
+    const row = node.startPosition.row + 1;
     for (const statement of found) {
+      const line = row + (statement.lineOffset ?? 0);
       imports.push({
         specifier: statement.specifier,
         names: statement.names,
@@ -96,8 +98,10 @@ export function extractGraph(
         line,
         targets: support.importTargets?.(path, statement.specifier, statement.names, aliases) ?? [],
       });
+      if (statement.typeUse)
+        for (const name of statement.names) noteReference(name, "type", line, false);
     }
-    if (found.length > 0) importSpans.add(node.startIndex, node.endIndex);
+    importSpans.add(node.startIndex, node.endIndex);
   };
 
   const references: FoundReference[] = [];
@@ -135,7 +139,9 @@ export function extractGraph(
     // Sliced only now: most names are members, which need no string of their own.
     const name = source.slice(at, end);
     if (IGNORED.has(name)) return;
-    const line = found.row(index) + 1;
+    noteReference(name, kind, found.row(index) + 1, member);
+  };
+  function noteReference(name: string, kind: ReferenceKind, line: number, member: boolean): void {
     const entries = member ? memberCalls : seen[kind];
     const entry = entries.get(name);
     if (!entry) {
@@ -143,7 +149,7 @@ export function extractGraph(
       references.push(added);
       entries.set(name, added);
     } else if (entry.lines[entry.lines.length - 1] !== line) entry.lines.push(line);
-  };
+  }
 
   const addStructure = (node: Node, type: string) => {
     const start = node.startIndex;

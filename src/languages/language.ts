@@ -162,6 +162,13 @@ export interface ImportStatement {
   readonly names: readonly string[];
   /** `export … from` passes the names on. */
   readonly reexport?: boolean;
+  /** Lines below the node's first where it is written: an import inside a doc comment. */
+  readonly lineOffset?: number;
+  /**
+   * The names are used as types where the import is written, with no name node
+   * of their own: `@param {import("./types").CardOptions}` in a doc comment.
+   */
+  readonly typeUse?: boolean;
 }
 
 export const typeSet = (...types: string[]): ReadonlySet<string> => new Set(types);

@@ -96,7 +96,9 @@ const graph: GraphRules = {
   inherits: typeSet("class_heritage", "extends_clause", "implements_clause", "extends_type_clause"),
   inheritFields: {},
   typeContexts: typeSet("type_annotation"),
-  imports: typeSet("import_statement", "export_statement"),
+  // `import` also finds `import("./x")` calls (and the keyword of every import statement,
+  // read with its statement); a comment may hold a doc comment's `import("./types").T`.
+  imports: typeSet("import_statement", "export_statement", "import", "comment"),
   declarations: typeSet(),
   topLevel: JAVASCRIPT_TOP_LEVEL,
 };
@@ -121,8 +123,42 @@ function requiredNames(call: Node): string[] {
 
 const JS_PATTERN_NAMES = typeSet("shorthand_property_identifier_pattern", "identifier");
 
-/** `import … from`, `export … from`, and `require("…")` calls. */
+/**
+ * `import("./types").Name` in a doc comment (`@param {import("./types").CardOptions}`,
+ * `@typedef {import('../fetchers/types').Lang} Lang`): how JavaScript checked by
+ * TypeScript names types of other files, which the code then never imports.
+ */
+const DOC_IMPORT = /\bimport\(\s*(["'])([^"'\n]+)\1\s*\)(?:\.([A-Za-z_$][\w$]*))?/g;
+
+function docCommentImports(comment: string): ImportStatement[] {
+  // Only a doc comment holds types; another comment's `import("x")` is prose.
+  if (!comment.startsWith("/**") || !comment.includes("import(")) return [];
+  const found: ImportStatement[] = [];
+  for (const match of comment.matchAll(DOC_IMPORT)) {
+    const [, , specifier = "", name] = match;
+    const lineOffset = comment.slice(0, match.index).split("\n").length - 1;
+    found.push({ specifier, names: name ? [name] : [], lineOffset, typeUse: true });
+  }
+  return found;
+}
+
+/** `import("./x")` as code: `await import("./x")`, `const { a } = await import("./x")`. */
+function dynamicImport(keyword: Node): ImportStatement[] {
+  const call = keyword.parent;
+  if (call?.type !== "call_expression") return [];
+  const argument = call.childForFieldName("arguments")?.namedChildren[0] ?? null;
+  if (argument?.type !== "string") return [];
+  let holder = call.parent;
+  if (holder?.type === "await_expression") holder = holder.parent;
+  const name = holder?.type === "variable_declarator" ? holder.childForFieldName("name") : null;
+  const names = name?.type === "object_pattern" ? namesIn(name, JS_PATTERN_NAMES) : [];
+  return [{ specifier: unquote(argument.text), names }];
+}
+
+/** `import … from`, `export … from`, `import("…")`, and `require("…")` calls. */
 export function jsImports(node: Node): ImportStatement[] {
+  if (node.type === "comment") return docCommentImports(node.text);
+  if (node.type === "import") return dynamicImport(node);
   if (node.type === "call_expression") {
     const callee = node.childForFieldName("function");
     if (callee?.text !== "require") return [];

@@ -247,6 +247,53 @@ describe("JavaScript modules written inside one function", () => {
   });
 });
 
+describe("JavaScript's imports of other files' types and lazy imports", () => {
+  const repo = gitRepo({
+    "src/cards/types.d.ts": [
+      "export type TopLangOptions = {",
+      "  hide_title: boolean;",
+      "  langs_count: number;",
+      "};",
+      "",
+    ].join("\n"),
+    // The same name elsewhere: only the import tells which one the card means.
+    "src/legacy/types.d.ts": ["export type TopLangOptions = { hide: string[] };", ""].join("\n"),
+    "src/cards/top-languages-card.js": [
+      "/**",
+      " * Renders the card.",
+      " *",
+      ' * @param {Partial<import("./types").TopLangOptions>} options Card options.',
+      " * @returns {string} The card.",
+      " */",
+      "export const renderTopLanguages = (options = {}) => {",
+      "  return '<svg>' + options.langs_count + '</svg>';",
+      "};",
+      "",
+      "export async function loadTheme(name) {",
+      '  const { themes } = await import("../themes.js");',
+      "  return themes[name];",
+      "}",
+      "",
+    ].join("\n"),
+    "src/themes.js": ["export const themes = { dark: {} };", ""].join("\n"),
+  });
+
+  it("resolves a doc comment's import(…).Type and a lazy import(…) to their files", () => {
+    expect(runCli(["index", "."], repo).code).toBe(0);
+    const refs = (name: string) =>
+      JSON.parse(runCli(["refs", name, "--json"], repo).stdout) as {
+        references: { path: string; line: number; kind: string }[];
+      };
+    expect(refs("TopLangOptions").references).toContainEqual(
+      expect.objectContaining({ path: "src/cards/top-languages-card.js", line: 4, kind: "type" }),
+    );
+    const themes = refs("themes").references;
+    expect(themes).toContainEqual(
+      expect.objectContaining({ path: "src/cards/top-languages-card.js", line: 13 }),
+    );
+  });
+});
+
 describe("Ruby attribute accessors", () => {
   const repo = gitRepo({
     "lib/rack/response.rb": [
