@@ -31,11 +31,24 @@ export class FamilyNames {
     return found;
   }
 
-  /** How many files define the name (`candidates`, from `of`). */
+  /**
+   * How many files define the name (`candidates`, from `of`), the parts of a
+   * C# `partial` type counting once: `OutcomePredicate<TResult>` written in
+   * `OutcomePredicate.cs`, `.TResult.cs`, `.Void.cs` and `.Handler.cs` is one
+   * type, and its constructors in those files are its members.
+   */
   definingFileCount(name: string, candidates: readonly number[]): number {
     let count = this.fileCounts.get(name);
     if (count === undefined) {
-      count = new Set(candidates.map((id) => this.node(id).file)).size;
+      const partFiles = new Set<number>();
+      for (const id of candidates)
+        if (isPartialType(this.node(id))) partFiles.add(this.node(id).file);
+      const files = new Set<number>();
+      for (const id of candidates) {
+        const { file } = this.node(id);
+        if (!partFiles.has(file)) files.add(file);
+      }
+      count = files.size + (partFiles.size > 0 ? 1 : 0);
       this.fileCounts.set(name, count);
     }
     return count;
@@ -71,4 +84,11 @@ export function fileFamilies(files: readonly GraphFile[]): (file: number) => str
     }
     return family;
   };
+}
+
+const PARTIAL = /\bpartial\b/;
+
+/** A class, struct, record or interface declared `partial` (C#): one of several parts of one type. */
+function isPartialType(node: GraphNode): boolean {
+  return (node.kind === "class" || node.kind === "interface") && PARTIAL.test(node.signature);
 }

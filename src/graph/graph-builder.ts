@@ -37,6 +37,9 @@ const LOCAL_FACTOR = 0.25;
 const MIN_NAME_LENGTH = 2;
 /** A module path ending in a source extension, which `moduleFiles` tries first. */
 const JS_EXTENSION = /\.(?:ts|tsx|js|jsx|mjs|cjs|mts|cts)$/;
+/** What a declaration file's module is written in, most likely first. */
+const DECLARED_EXTENSIONS = [".js", ".mjs", ".cjs", ".jsx"];
+const JAVASCRIPT_EXTENSION = /\.(?:js|mjs|cjs|jsx)$/;
 /** Re-export chains followed from an imported file (barrel files of barrel files). */
 const MAX_REEXPORT_DEPTH = 4;
 
@@ -287,11 +290,17 @@ export class GraphBuilder {
     if (target.match === "module") {
       // Most imports name their file with its extension, the first of the files tried.
       const named = JS_EXTENSION.test(target.path) ? this.byPath.get(target.path) : undefined;
-      if (named && named.length > 0) return [...named];
+      if (named && named.length > 0) {
+        const declaration = JAVASCRIPT_EXTENSION.test(target.path)
+          ? this.byPath.get(target.path.replace(JAVASCRIPT_EXTENSION, ".d.ts"))
+          : undefined;
+        return declaration ? [...named, ...declaration] : [...named];
+      }
       // The first of its files the project has, as the separate targets it stands for gave.
       for (const path of moduleFiles(target.path)) {
         const found = this.byPath.get(path);
-        if (found && found.length > 0) return [...found];
+        if (found && found.length > 0)
+          return path.endsWith(".d.ts") ? [...found, ...this.declaredModule(path)] : [...found];
       }
       return [];
     }
@@ -306,6 +315,19 @@ export class GraphBuilder {
     return (candidates ?? []).filter((file) =>
       targetMatches(target, (this.files[file] as GraphFile).path),
     );
+  }
+
+  /**
+   * The JavaScript a declaration file describes (`index.js` beside `index.d.ts`):
+   * an import of the module reads its types from the one and runs the other.
+   */
+  private declaredModule(declaration: string): number[] {
+    const stem = declaration.slice(0, -".d.ts".length);
+    for (const extension of DECLARED_EXTENSIONS) {
+      const found = this.byPath.get(stem + extension);
+      if (found && found.length > 0) return found;
+    }
+    return [];
   }
 
   /** Imported files plus the files they pass names on from (`export … from`), transitively. */

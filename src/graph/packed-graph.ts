@@ -15,8 +15,12 @@ import { lazyArray } from "./lazy-array.js";
 import { nodeAtLine } from "./node-at-line.js";
 import { ascending, SectionReader, type StringTable, within } from "./packed-sections.js";
 
-/** Raised when the layout changes: older files are then rebuilt. */
-export const FORMAT = 1;
+/**
+ * Raised when the layout, or how references are resolved to edges, changes:
+ * older files are then rebuilt from the index's rows (2: a C# partial type's
+ * parts count as one definition).
+ */
+export const FORMAT = 2;
 
 /** What a packed graph says it is: the index generation it was built at, and the save it came from. */
 export interface PackedStamp {

@@ -106,4 +106,99 @@ describe("resolving references by name alone", () => {
     expect(leads(graph, "module", "Int")).toBe(false);
     expect(leads(graph, "module", "Point")).toBe(true);
   });
+
+  it("reads the parts of a C# partial type as one definition, however many files hold them", () => {
+    const part = (path: string, extra: GraphDefinition[] = []): GraphFileRecord => ({
+      resourceId: "r",
+      path,
+      language: "csharp",
+      definitions: [
+        {
+          name: "OutcomePredicate",
+          kind: "class",
+          startLine: 3,
+          endLine: 40,
+          parent: "",
+          signature: "public sealed partial class OutcomePredicate<TResult>",
+        },
+        ...extra,
+      ],
+      references: [],
+      imports: [],
+    });
+    const ctor: GraphDefinition = {
+      name: "OutcomePredicate",
+      kind: "method",
+      startLine: 5,
+      endLine: 9,
+      parent: "OutcomePredicate",
+      signature: "public OutcomePredicate()",
+    };
+    const user = (path: string, name: string): GraphFileRecord =>
+      file(path, "csharp", [["Use", "class", 1, 9]], [{ name, kind: "type", lines: [4] }]);
+    const graph = CodeGraph.fromRecords([
+      part("src/Strategy/OutcomePredicate.cs", [ctor]),
+      part("src/Strategy/OutcomePredicate.TResult.cs", [{ ...ctor, startLine: 12, endLine: 14 }]),
+      part("src/Strategy/OutcomePredicate.Void.cs"),
+      part("src/Strategy/OutcomePredicate.Handler.cs"),
+      // In the same namespace: no `using` names the folder, so the name alone leads.
+      user("src/Strategy/RetryOptions.cs", "OutcomePredicate"),
+      // Four classes of one name that are not one type say nothing of which one a use means.
+      ...[1, 2, 3, 4].map((n) =>
+        file(`src/Options${n}/Options.cs`, "csharp", [["Options", "class", 1, 9]], []),
+      ),
+      user("src/Strategy/Builder.cs", "Options"),
+    ]);
+    const parts = graph
+      .definitionsNamed("OutcomePredicate")
+      .filter((id) => graph.nodes[id]?.kind === "class");
+    expect(parts).toHaveLength(4);
+    const usedBy = (path: string) => {
+      const from = graph.definitionsNamed("Use").find((id) => {
+        const node = graph.nodes[id];
+        return node && graph.files[node.file]?.path === path;
+      });
+      const { offsets, targets } = graph.uses;
+      return from === undefined ? [] : [...targets.slice(offsets[from], offsets[from + 1])];
+    };
+    expect(usedBy("src/Strategy/RetryOptions.cs")).toEqual(expect.arrayContaining(parts));
+    const named = (ids: number[]) => ids.map((id) => graph.nodes[id]?.name);
+    expect(named(usedBy("src/Strategy/Builder.cs"))).not.toContain("Options");
+  });
+
+  it("leads an import of a module with a declaration file to both the declaration and the JavaScript", () => {
+    const importer = (path: string, specifier: string): GraphFileRecord => ({
+      ...file(path, "javascript", [], []),
+      imports: [
+        {
+          specifier,
+          line: 1,
+          names: [],
+          targets: [{ path: `src/${specifier.slice(2)}`, match: "module" }],
+          reexport: false,
+        },
+      ],
+    });
+    const graph = CodeGraph.fromRecords([
+      file("src/index.d.ts", "typescript", [["render", "function", 1, 3]], []),
+      file("src/index.js", "javascript", [["render", "function", 1, 9]], []),
+      file("src/types.d.ts", "typescript", [["Options", "type", 1, 3]], []),
+      importer("src/app.js", "./index"),
+      importer("src/main.js", "./index.js"),
+      importer("src/card.js", "./types"),
+    ]);
+    const imported = (path: string) => {
+      const from = graph.files.find((f) => f.path === path)?.node ?? -1;
+      const { offsets, targets } = graph.uses;
+      return [...targets.slice(offsets[from], offsets[from + 1])]
+        .map((id) => graph.nodes[id])
+        .filter((node) => node?.kind === "file")
+        .map((node) => node?.name)
+        .sort();
+    };
+    expect(imported("src/app.js")).toEqual(["src/index.d.ts", "src/index.js"]);
+    expect(imported("src/main.js")).toEqual(["src/index.d.ts", "src/index.js"]);
+    // Types with no JavaScript of their own.
+    expect(imported("src/card.js")).toEqual(["src/types.d.ts"]);
+  });
 });
