@@ -394,7 +394,14 @@ export function pushTo(map: Map<string, number[]>, key: string, value: number): 
   else map.set(key, [value]);
 }
 
-/** A file's `export … from` statements. */
+/**
+ * A file's `export … from` statements; every import of a Python package's
+ * `__init__.py`, whose names are the package's (`from .sessions import
+ * Session` there is what `from requests import Session` reaches).
+ */
 export function reexportsOf(record: GraphFileRecord): GraphImport[] {
+  if (record.language === "python" && PACKAGE_INIT.test(record.path)) return [...record.imports];
   return record.imports.filter((statement) => statement.reexport);
 }
+
+const PACKAGE_INIT = /(^|\/)__init__\.pyi?$/;

@@ -18,7 +18,9 @@ import { ascending, SectionReader, type StringTable, within } from "./packed-sec
 /**
  * Raised when the layout, or how references are resolved to edges, changes:
  * older files are then rebuilt from the index's rows (2: a C# partial type's
- * parts count as one definition).
+ * parts count as one definition, a JavaScript module's import leads to its
+ * declaration file and its code, a Python package's `__init__.py` passes on
+ * the names it imports).
  */
 export const FORMAT = 2;
 

@@ -201,4 +201,42 @@ describe("resolving references by name alone", () => {
     // Types with no JavaScript of their own.
     expect(imported("src/card.js")).toEqual(["src/types.d.ts"]);
   });
+
+  it("leads a name a Python package's __init__.py imports to the module that defines it", () => {
+    const withImports = (
+      record: GraphFileRecord,
+      imports: [specifier: string, names: string[], targets: string[]][],
+    ): GraphFileRecord => ({
+      ...record,
+      imports: imports.map(([specifier, names, targets]) => ({
+        specifier,
+        line: 1,
+        names,
+        targets: targets.map((path) => ({ path, match: "exact" as const })),
+        reexport: false,
+      })),
+    });
+    const graph = CodeGraph.fromRecords([
+      withImports(file("pkg/__init__.py", "python", [], []), [
+        [".sessions", ["Session"], ["pkg/sessions.py", "pkg/sessions/__init__.py"]],
+      ]),
+      file("pkg/sessions.py", "python", [["Session", "class", 1, 30]], []),
+      // Not imported by the package: a use of its name leads nowhere.
+      file("pkg/other.py", "python", [["Adapter", "class", 1, 30]], []),
+      withImports(
+        file(
+          "app.py",
+          "python",
+          [["main", "function", 1, 9]],
+          [
+            { name: "Session", kind: "call", lines: [3] },
+            { name: "Adapter", kind: "call", lines: [4] },
+          ],
+        ),
+        [["pkg", ["Session", "Adapter"], ["pkg.py", "pkg/__init__.py"]]],
+      ),
+    ]);
+    expect(leads(graph, "main", "Session")).toBe(true);
+    expect(leads(graph, "main", "Adapter")).toBe(false);
+  });
 });
