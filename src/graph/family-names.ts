@@ -41,8 +41,9 @@ export class FamilyNames {
     let count = this.fileCounts.get(name);
     if (count === undefined) {
       const partFiles = new Set<number>();
-      for (const id of candidates)
-        if (isPartialType(this.node(id))) partFiles.add(this.node(id).file);
+      if (this.family === PARTIAL_TYPES_FAMILY)
+        for (const id of candidates)
+          if (isPartialType(this.node(id))) partFiles.add(this.node(id).file);
       const files = new Set<number>();
       for (const id of candidates) {
         const { file } = this.node(id);
@@ -86,6 +87,8 @@ export function fileFamilies(files: readonly GraphFile[]): (file: number) => str
   };
 }
 
+/** The languages whose types may be written in parts (a Python class may be named `partial`). */
+const PARTIAL_TYPES_FAMILY = "csharp";
 const PARTIAL = /\bpartial\b/;
 
 /** A class, struct, record or interface declared `partial` (C#): one of several parts of one type. */

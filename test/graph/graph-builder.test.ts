@@ -144,6 +144,26 @@ describe("resolving references by name alone", () => {
       // In the same namespace: no `using` names the folder, so the name alone leads.
       user("src/Strategy/RetryOptions.cs", "OutcomePredicate"),
       // Four classes of one name that are not one type say nothing of which one a use means.
+      // A Python class named `partial` is no part of anything.
+      ...[1, 2, 3, 4].map((n) => ({
+        ...file(`lib/p${n}.py`, "python", [["partial", "class", 1, 9]], []),
+        definitions: [
+          {
+            name: "partial",
+            kind: "class" as const,
+            startLine: 1,
+            endLine: 9,
+            parent: "",
+            signature: "class partial:",
+          },
+        ],
+      })),
+      file(
+        "lib/use.py",
+        "python",
+        [["Use", "class", 1, 9]],
+        [{ name: "partial", kind: "type", lines: [4] }],
+      ),
       ...[1, 2, 3, 4].map((n) =>
         file(`src/Options${n}/Options.cs`, "csharp", [["Options", "class", 1, 9]], []),
       ),
@@ -164,6 +184,7 @@ describe("resolving references by name alone", () => {
     expect(usedBy("src/Strategy/RetryOptions.cs")).toEqual(expect.arrayContaining(parts));
     const named = (ids: number[]) => ids.map((id) => graph.nodes[id]?.name);
     expect(named(usedBy("src/Strategy/Builder.cs"))).not.toContain("Options");
+    expect(named(usedBy("lib/use.py"))).not.toContain("partial");
   });
 
   it("leads an import of a module with a declaration file to both the declaration and the JavaScript", () => {
