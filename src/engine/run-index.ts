@@ -64,9 +64,10 @@ import { indexProject } from "./index-project.js";
  * type the project does not define (Swift's `extension Int`); 20: C#'s
  * one-line `namespace X;` is no definition; 21: JavaScript's and TypeScript's
  * `import("./x")` (a lazy import, or a type's) and a doc comment's
- * `{import("./types").Options}` import their file.
+ * `{import("./types").Options}` import their file; 22: a Python type written
+ * as a string (`s: "Session"`) uses the names in it.
  */
-export const INGEST_VERSION = "21";
+export const INGEST_VERSION = "22";
 
 export interface IndexRunOptions {
   readonly choice: GeneratorChoice;

@@ -32,6 +32,9 @@ const IGNORED = new Set([
   "true",
   "false",
 ]);
+/** A string literal on one line, and the names in one. */
+const QUOTED = /(["'])([^"'\n]*)\1/g;
+const TYPE_NAME_IN_TEXT = /[A-Za-z_][A-Za-z0-9_]*/g;
 const METHOD_OWNERS: ReadonlySet<SymbolKind | null> = new Set([
   "class",
   "interface",
@@ -185,7 +188,21 @@ export function extractGraph(
         definitions.push(definitionOf(node, name, "method", line, owner, ""));
     }
     if (spec.inherits.has(type)) inheritSpans.add(start, node.endIndex);
-    if (spec.typeContexts.has(type)) typedSpans.add(start, node.endIndex);
+    if (spec.typeContexts.has(type)) {
+      typedSpans.add(start, node.endIndex);
+      if (spec.quotedTypes) readQuotedTypes(node);
+    }
+  };
+  /** `"Session"`, `Optional["models.Session"]`: the names a type written as a string uses. */
+  const readQuotedTypes = (node: Node) => {
+    const text = node.text;
+    if (!text.includes('"') && !text.includes("'")) return;
+    const row = node.startPosition.row + 1;
+    for (const quoted of text.matchAll(QUOTED)) {
+      const line = row + text.slice(0, quoted.index).split("\n").length - 1;
+      for (const name of (quoted[2] ?? "").matchAll(TYPE_NAME_IN_TEXT))
+        if (!IGNORED.has(name[0])) noteReference(name[0], "type", line, false);
+    }
   };
 
   // One search for every type: each search walks the whole tree.

@@ -135,6 +135,11 @@ export interface GraphRules {
    * neither a definition nor a use.
    */
   readonly declarations: ReadonlySet<string>;
+  /**
+   * A string in a type context names types (Python's forward reference
+   * `def f(s: "Session")`), rather than being a literal type (TypeScript's `"a" | "b"`).
+   */
+  readonly quotedTypes?: boolean;
 }
 
 /** A definition found among a file's top-level statements, with the type its rules know it by. */

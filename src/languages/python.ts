@@ -69,6 +69,7 @@ export const python: LanguageSupport = {
     typeContexts: typeSet("type"),
     imports: typeSet("import_statement", "import_from_statement"),
     declarations: typeSet(),
+    quotedTypes: true,
   },
   readImports,
   importTargets,
