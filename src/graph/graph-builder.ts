@@ -9,10 +9,11 @@ import type {
   ImportTarget,
   ReferenceKind,
 } from "../core/graph.js";
-import { moduleFiles, targetMatches } from "../languages/import-paths.js";
+import { targetMatches } from "../languages/import-paths.js";
 import { IMPORT_SCOPED_LANGUAGES, languageFamily } from "../languages/registry.js";
 import { EdgeRowsBuilder } from "./edge-rows.js";
 import { FamilyNames, fileFamilies } from "./family-names.js";
+import { moduleTargetFiles } from "./module-target-files.js";
 
 /**
  * How much one use says that the user depends on the definition; an import
@@ -35,11 +36,6 @@ const IMPORT_WEIGHT = 1;
 const LOCAL_FACTOR = 0.25;
 /** One-letter names (minified code, loop variables) say nothing about where a use leads. */
 const MIN_NAME_LENGTH = 2;
-/** A module path ending in a source extension, which `moduleFiles` tries first. */
-const JS_EXTENSION = /\.(?:ts|tsx|js|jsx|mjs|cjs|mts|cts)$/;
-/** What a declaration file's module is written in, most likely first. */
-const DECLARED_EXTENSIONS = [".js", ".mjs", ".cjs", ".jsx"];
-const JAVASCRIPT_EXTENSION = /\.(?:js|mjs|cjs|jsx)$/;
 /** Re-export chains followed from an imported file (barrel files of barrel files). */
 const MAX_REEXPORT_DEPTH = 4;
 
@@ -287,23 +283,7 @@ export class GraphBuilder {
   }
 
   private filesMatching(target: ImportTarget): number[] {
-    if (target.match === "module") {
-      // Most imports name their file with its extension, the first of the files tried.
-      const named = JS_EXTENSION.test(target.path) ? this.byPath.get(target.path) : undefined;
-      if (named && named.length > 0) {
-        const declaration = JAVASCRIPT_EXTENSION.test(target.path)
-          ? this.byPath.get(target.path.replace(JAVASCRIPT_EXTENSION, ".d.ts"))
-          : undefined;
-        return declaration ? [...named, ...declaration] : [...named];
-      }
-      // The first of its files the project has, as the separate targets it stands for gave.
-      for (const path of moduleFiles(target.path)) {
-        const found = this.byPath.get(path);
-        if (found && found.length > 0)
-          return path.endsWith(".d.ts") ? [...found, ...this.declaredModule(path)] : [...found];
-      }
-      return [];
-    }
+    if (target.match === "module") return moduleTargetFiles(target.path, this.byPath);
     const candidates =
       target.match === "exact"
         ? this.byPath.get(target.path)
@@ -315,19 +295,6 @@ export class GraphBuilder {
     return (candidates ?? []).filter((file) =>
       targetMatches(target, (this.files[file] as GraphFile).path),
     );
-  }
-
-  /**
-   * The JavaScript a declaration file describes (`index.js` beside `index.d.ts`):
-   * an import of the module reads its types from the one and runs the other.
-   */
-  private declaredModule(declaration: string): number[] {
-    const stem = declaration.slice(0, -".d.ts".length);
-    for (const extension of DECLARED_EXTENSIONS) {
-      const found = this.byPath.get(stem + extension);
-      if (found && found.length > 0) return found;
-    }
-    return [];
   }
 
   /** Imported files plus the files they pass names on from (`export … from`), transitively. */

@@ -7,6 +7,34 @@ import { tempDir, writeFiles } from "../helpers/temp-dir.js";
 
 const NAMED = /^file named in the task \+\d+\.\d\d$/;
 
+type Engine = Awaited<ReturnType<typeof indexedEngine>>;
+
+/** The paths of a keyword search's answer, best first. */
+async function pathsInOrder(engine: Engine, task: string): Promise<string[]> {
+  const result = await engine.query({
+    task,
+    budget: 4000,
+    format: "json",
+    strategies: ["simple-keyword"],
+  });
+  return result.fragments.map((f) => (f.source.kind === "file" ? f.source.path : ""));
+}
+
+/** What --explain says moved the score of a file's first fragment. */
+async function rankingOf(engine: Engine, task: string, path: string) {
+  const explained = await engine.query({
+    task,
+    budget: 4000,
+    format: "json",
+    explain: true,
+    strategies: ["simple-keyword"],
+  });
+  const parsed = JSON.parse(explained.output) as {
+    fragments: { path: string; ranking?: string[] }[];
+  };
+  return parsed.fragments.find((f) => f.path === path)?.ranking;
+}
+
 describe("file roles", () => {
   it("tells the code from its tests, docs, examples, benchmarks and vendored files by path", () => {
     const roles = Object.fromEntries(
@@ -287,27 +315,11 @@ describe("file roles", () => {
       ".github/workflows/build.yml": `name: retry delay exponential backoff negative\non: push\n`,
     });
     const engine = await indexedEngine(root);
-    const order = async (task: string) =>
-      (
-        await engine.query({ task, budget: 4000, format: "json", strategies: ["simple-keyword"] })
-      ).fragments.map((fragment) => (fragment.source.kind === "file" ? fragment.source.path : ""));
 
-    expect((await order("Fix retry delay going negative for exponential backoff"))[0]).toBe(
-      "src/Retry/RetryHelper.cs",
-    );
-    const reasons = async (task: string) => {
-      const explained = await engine.query({
-        task,
-        budget: 4000,
-        format: "json",
-        explain: true,
-        strategies: ["simple-keyword"],
-      });
-      const parsed = JSON.parse(explained.output) as {
-        fragments: { path: string; ranking?: string[] }[];
-      };
-      return parsed.fragments.find((f) => f.path === "eng/analyzers/Library.globalconfig")?.ranking;
-    };
+    expect(
+      (await pathsInOrder(engine, "Fix retry delay going negative for exponential backoff"))[0],
+    ).toBe("src/Retry/RetryHelper.cs");
+    const reasons = (task: string) => rankingOf(engine, task, "eng/analyzers/Library.globalconfig");
     expect(await reasons("Fix retry delay going negative for exponential backoff")).toContainEqual(
       expect.stringMatching(/^config file −\d+\.\d\d \(the task does not ask for config files\)$/),
     );
@@ -327,32 +339,16 @@ describe("file roles", () => {
       "logos/Polly-Logo.svg": `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><path d="${Array.from({ length: 60 }, (_, i) => `M${i} 4v8h8v8l${i % 7} 3`).join("")}"/></svg>\n`,
     });
     const engine = await indexedEngine(root);
-    const order = async (task: string) =>
-      (
-        await engine.query({ task, budget: 4000, format: "json", strategies: ["simple-keyword"] })
-      ).fragments.map((fragment) => (fragment.source.kind === "file" ? fragment.source.path : ""));
 
-    expect((await order("Introduce unit-tests for issues fixed in v8"))[0]).toBe(
+    expect((await pathsInOrder(engine, "Introduce unit-tests for issues fixed in v8"))[0]).toBe(
       "src/Polly.Core/ResilienceStrategy.cs",
     );
-    const svg = async (task: string) => {
-      const explained = await engine.query({
-        task,
-        budget: 4000,
-        format: "json",
-        explain: true,
-        strategies: ["simple-keyword"],
-      });
-      const parsed = JSON.parse(explained.output) as {
-        fragments: { path: string; score: number; ranking?: string[] }[];
-      };
-      return parsed.fragments.find((f) => f.path === "logos/Polly-Logo.svg");
-    };
-    expect((await svg("Introduce unit-tests for issues fixed in v8"))?.ranking).toContainEqual(
+    const reasons = (task: string) => rankingOf(engine, task, "logos/Polly-Logo.svg");
+    expect(await reasons("Introduce unit-tests for issues fixed in v8")).toContainEqual(
       expect.stringMatching(/^asset file −\d+\.\d\d \(the task does not ask for asset files\)$/),
     );
     // A task about the logo asks for it.
-    expect((await svg("the v8 logo is cut off"))?.ranking).not.toContainEqual(
+    expect(await reasons("the v8 logo is cut off")).not.toContainEqual(
       expect.stringMatching(/does not ask for/),
     );
   });
