@@ -34,7 +34,7 @@ const IGNORED = new Set([
 ]);
 /** A string literal on one line, and the names in one. */
 const QUOTED = /(["'])([^"'\n]*)\1/g;
-const TYPE_NAME_IN_TEXT = /[A-Za-z_][A-Za-z0-9_]*/g;
+const TYPE_NAME_IN_TEXT = /(?<![A-Za-z0-9_])[A-Z][A-Za-z0-9_]*/g;
 const METHOD_OWNERS: ReadonlySet<SymbolKind | null> = new Set([
   "class",
   "interface",
@@ -193,7 +193,10 @@ export function extractGraph(
       if (spec.quotedTypes) readQuotedTypes(node);
     }
   };
-  /** `"Session"`, `Optional["models.Session"]`: the names a type written as a string uses. */
+  /**
+   * `"Session"`, `Optional["models.Session"]`: the classes a type written as a
+   * string uses (capitalized, as classes are named; `Literal["json"]`'s values are none).
+   */
   const readQuotedTypes = (node: Node) => {
     const text = node.text;
     if (!text.includes('"') && !text.includes("'")) return;
@@ -201,7 +204,7 @@ export function extractGraph(
     for (const quoted of text.matchAll(QUOTED)) {
       const line = row + text.slice(0, quoted.index).split("\n").length - 1;
       for (const name of (quoted[2] ?? "").matchAll(TYPE_NAME_IN_TEXT))
-        if (!IGNORED.has(name[0])) noteReference(name[0], "type", line, false);
+        noteReference(name[0], "type", line, false);
     }
   };
 
