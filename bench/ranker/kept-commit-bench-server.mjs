@@ -4,7 +4,8 @@
  * process with the build in CTX_DIST, and writes back the file fragments
  * (path, first line, last line) by budget. With `keep`, the `--explain` JSON
  * answer at that budget is written to `keep.file` (and with `keep.every`, the
- * plain answer at every budget beside it, as `SHA@BUDGET.json`).
+ * plain answer at every budget beside it, as `SHA@BUDGET.json`, and with
+ * `keep.trace` every candidate of it, as `SHA@BUDGET.trace.json`).
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -24,6 +25,20 @@ for await (const line of createInterface({ input: process.stdin })) {
       if (keep?.every) {
         mkdirSync(dirname(keep.file), { recursive: true });
         writeFileSync(keep.file.replace(/\.json$/, `@${budget}.json`), answer.output);
+        if (keep.trace) {
+          // Every candidate, packed or not: what a ranking could have shown besides the answer.
+          const rows = answer.trace.map((t) => [
+            t.path,
+            t.startLine,
+            t.endLine,
+            t.score,
+            t.outcome,
+          ]);
+          writeFileSync(
+            keep.file.replace(/\.json$/, `@${budget}.trace.json`),
+            JSON.stringify(rows),
+          );
+        }
       }
       if (keep?.budget === budget) {
         // Kept apart: an --explain answer carries its explanation within the budget, so

@@ -94,7 +94,7 @@ def query(tool):
             ask = {"db": db, "tree": tree, "task": commit["task"], "budgets": budgets}
             if args.answers_out:
                 # The rows of collect-commit-bench.ts: the --explain answer at 32k.
-                ask["keep"] = {"budget": 32000, "every": args.answers_every_budget, "file": os.path.join(
+                ask["keep"] = {"budget": 32000, "every": args.answers_every_budget, "trace": args.answers_trace, "file": os.path.join(
                     args.answers_out, commit["repo"].replace("/", "_"), commit["sha"] + ".json")}
             server.stdin.write(json.dumps(ask) + "\n")
             server.stdin.flush()
@@ -152,6 +152,9 @@ parser.add_argument("--json-out", help="per-commit figures, as commit_bench.py's
 parser.add_argument("--answers-out", help="keep each --explain answer at 32k here, for collect-commit-bench.ts")
 parser.add_argument("--answers-every-budget", action="store_true",
                     help="also keep the plain answer at every budget (SHA@BUDGET.json), e.g. for small-fragments.mjs")
+parser.add_argument("--answers-trace", action="store_true",
+                    help="with --answers-every-budget, also keep every candidate of each answer and what became of it "
+                         "(SHA@BUDGET.trace.json: path, first line, last line, score, outcome)")
 parser.add_argument("--held-out", metavar="FOLDS",
                     help="answer each repository with the model trained without it: FOLDS/<bench folder>-REPO.json "
                          "(train-ranker writes them to bench/ranker/folds)")
