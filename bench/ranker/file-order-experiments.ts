@@ -73,32 +73,26 @@ process.stdout.write(
 );
 process.stdout.write(`| shipped weights | ${figures(shippedOrder).join(" | ")} |\n`);
 for (const [name, extra] of variants) {
-  const held = new Map<Query, number[]>();
-  for (const group of groups) {
-    const weights = heldOutFit(
-      queries.filter((query) => query.group !== group),
-      extra,
-      false,
-    );
-    for (const query of queries.filter((q) => q.group === group))
-      held.set(query, scores(query, extra, weights));
-  }
+  const held = heldOut(extra, false);
   process.stdout.write(`| ${name} | ${figures((query) => held.get(query) ?? []).join(" | ")} |\n`);
 }
 // Trained on pairs of files (each file's best fragment by the shipped weights, gold or not).
-const byFile = new Map<Query, number[]>();
-for (const group of groups) {
-  const weights = heldOutFit(
-    queries.filter((query) => query.group !== group),
-    null,
-    true,
-  );
-  for (const query of queries.filter((q) => q.group === group))
-    byFile.set(query, scores(query, null, weights));
-}
+const byFile = heldOut(null, true);
 process.stdout.write(
   `| trained on each file's best fragment only | ${figures((query) => byFile.get(query) ?? []).join(" | ")} |\n`,
 );
+
+/** Each query's scores by the model trained without its repository. */
+function heldOut(extra: Extra | null, filesOnly: boolean): Map<Query, number[]> {
+  const held = new Map<Query, number[]>();
+  for (const group of groups) {
+    const training = queries.filter((query) => query.group !== group);
+    const weights = heldOutFit(training, extra, filesOnly);
+    for (const query of queries.filter((q) => q.group === group))
+      held.set(query, scores(query, extra, weights));
+  }
+  return held;
+}
 
 async function loadQueries(): Promise<Query[]> {
   const gold = new Map<string, Set<string>>();
@@ -119,7 +113,11 @@ async function loadQueries(): Promise<Query[]> {
     )
   ).flat();
   const byQuery = new Map<string, RankingRow[]>();
-  for (const row of rows) byQuery.set(row.query, [...(byQuery.get(row.query) ?? []), row]);
+  for (const row of rows) {
+    const list = byQuery.get(row.query);
+    if (list) list.push(row);
+    else byQuery.set(row.query, [row]);
+  }
   const out: Query[] = [];
   for (const [id, list] of [...byQuery].sort(([a], [b]) => (a < b ? -1 : 1))) {
     const goldFiles = gold.get(id);

@@ -159,6 +159,8 @@ parser.add_argument("--held-out", metavar="FOLDS",
                     help="answer each repository with the model trained without it: FOLDS/<bench folder>-REPO.json "
                          "(train-ranker writes them to bench/ranker/folds)")
 args = parser.parse_args()
+if args.answers_trace and not args.answers_every_budget:
+    parser.error("--answers-trace keeps the candidates of the answers --answers-every-budget keeps: give both")
 sys.path.insert(0, os.path.abspath(args.bench_dir))
 import commit_bench  # noqa: E402  (the benchmark's own tree making and scoring)
 
