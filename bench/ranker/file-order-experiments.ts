@@ -16,17 +16,12 @@ import { RANK_FEATURES, type RankFeature } from "../../src/core/rank-signals.js"
 import { TRAINED_RANKING_MODEL } from "../../src/rank/ranking-weights.js";
 import { DEFAULT_FIT, dot, fitPairwise, type TrainingQuery } from "./pairwise-logistic.js";
 import { type RankingRow, readRows } from "./ranking-rows.js";
+import { SET_WEIGHTS } from "./set-weights.js";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const KS = [1, 3, 5, 10] as const;
 /** Set, not learned, as train-ranker holds them. */
-const FIXED: Partial<Record<RankFeature, number>> = {
-  vector: 1,
-  reached: 0,
-  located: 5,
-  focused: 4,
-  recentChanges: 2,
-};
+const FIXED = SET_WEIGHTS;
 const LEARNED = RANK_FEATURES.filter((name) => !(name in FIXED));
 const SHIPPED = TRAINED_RANKING_MODEL.weights;
 /** The features a file's best value of is added (per fragment, the same for all of a file's). */
