@@ -15,6 +15,7 @@ import { type FoundNodes, searchNodes } from "../parse/node-search.js";
 import { nameOf } from "../parse/syntax-nodes.js";
 import { indexedDoc } from "./definition-docs.js";
 import { signatureOf, withoutOverloads } from "./definition-signatures.js";
+import { quotedTypeNames } from "./quoted-type-names.js";
 import { MEMBER_NAME, NAME, TYPE_NAME, typesOf } from "./searched-types.js";
 import { isCalled, isMember, nameEnd } from "./source-names.js";
 import { SpanSweep } from "./span-sweep.js";
@@ -32,9 +33,6 @@ const IGNORED = new Set([
   "true",
   "false",
 ]);
-/** A string literal on one line, and the names in one. */
-const QUOTED = /(["'])([^"'\n]*)\1/g;
-const TYPE_NAME_IN_TEXT = /(?<![A-Za-z0-9_])[A-Z][A-Za-z0-9_]*/g;
 const METHOD_OWNERS: ReadonlySet<SymbolKind | null> = new Set([
   "class",
   "interface",
@@ -190,21 +188,9 @@ export function extractGraph(
     if (spec.inherits.has(type)) inheritSpans.add(start, node.endIndex);
     if (spec.typeContexts.has(type)) {
       typedSpans.add(start, node.endIndex);
-      if (spec.quotedTypes) readQuotedTypes(node);
-    }
-  };
-  /**
-   * `"Session"`, `Optional["models.Session"]`: the classes a type written as a
-   * string uses (capitalized, as classes are named; `Literal["json"]`'s values are none).
-   */
-  const readQuotedTypes = (node: Node) => {
-    const text = node.text;
-    if (!text.includes('"') && !text.includes("'")) return;
-    const row = node.startPosition.row + 1;
-    for (const quoted of text.matchAll(QUOTED)) {
-      const line = row + text.slice(0, quoted.index).split("\n").length - 1;
-      for (const name of (quoted[2] ?? "").matchAll(TYPE_NAME_IN_TEXT))
-        noteReference(name[0], "type", line, false);
+      if (spec.quotedTypes)
+        for (const { name, line } of quotedTypeNames(node.text, node.startPosition.row + 1))
+          noteReference(name, "type", line, false);
     }
   };
 
